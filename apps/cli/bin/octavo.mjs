@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+// Launcher for `npx octavo`: the CLI always runs on the project's pinned Node 24, even when the
+// `node` on the PATH is older (scripts/setup.mjs installs it under .octavo/runtime).
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..", "..", "..");
+const main = join(here, "..", "dist", "main.js");
+const arch = process.arch === "arm64" ? "arm64" : "x64";
+const pinnedNode = join(root, ".octavo", "runtime", "node_modules", `node-linux-${arch}`, "bin", "node");
+const major = Number(process.versions.node.split(".")[0]);
+
+if (major >= 24) {
+  await import(main);
+} else if (existsSync(pinnedNode)) {
+  const result = spawnSync(pinnedNode, [main, ...process.argv.slice(2)], { stdio: "inherit" });
+  process.exit(result.status ?? 1);
+} else {
+  process.stderr.write("octavo needs Node.js 24: run `npm start` or `npm run setup` once to install it.\n");
+  process.exit(1);
+}
