@@ -1,1 +1,2 @@
-export {};
+export { createApp } from "./app.js";
+export type { ApiContext, ReadinessCheck } from "./context.js";

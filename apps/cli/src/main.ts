@@ -1,1 +1,103 @@
-export {};
+import { parseArgs } from "node:util";
+import { ConfigError, loadConfig, unknownSettings } from "@octavo/config";
+import { AccountError } from "@octavo/core";
+import { createDatabase, migrateToLatest } from "@octavo/db";
+import { accountsCommand } from "./commands/accounts.js";
+import { doctorCommand } from "./commands/doctor.js";
+import { keysCommand } from "./commands/keys.js";
+import { runServer } from "./commands/start.js";
+import { printJson, UsageError } from "./output.js";
+import { openRuntime } from "./runtime.js";
+
+const HELP = `octavo: the PDF-processing API
+
+  octavo start                         API, workers and the janitor in one process tree (npm start)
+  octavo api                           the API only
+  octavo worker [--queues q1,q2]       workers for the given queues (default: all)
+  octavo migrate                       apply database migrations
+  octavo accounts create --email E --plan free|starter|pro|business
+  octavo accounts show ID
+  octavo accounts set-plan ID PLAN
+  octavo accounts adjust-credits ID AMOUNT --reason TEXT
+  octavo keys create ACCOUNT_ID [--label L]
+  octavo keys list ACCOUNT_ID
+  octavo keys revoke KEY_ID
+  octavo doctor                        engines and tools: found or missing, with versions
+
+Settings come from OCTAVO_* environment variables (see README).`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      email: { type: "string" },
+      plan: { type: "string" },
+      reason: { type: "string" },
+      label: { type: "string" },
+      queues: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const [command, ...args] = positionals;
+  if (values.help || command === undefined || command === "help") {
+    process.stderr.write(`${HELP}\n`);
+    return command === undefined && !values.help ? 2 : 0;
+  }
+  const typos = unknownSettings();
+  if (typos.length > 0)
+    throw new ConfigError(typos[0] ?? "", "is not an octavo setting; check its spelling (see README)");
+  const config = loadConfig();
+  const flags = { email: values.email, plan: values.plan, reason: values.reason, label: values.label };
+
+  switch (command) {
+    case "start":
+      await runServer(config, { api: true, workers: true, queues: values.queues });
+      return -1; // keeps running until a signal
+    case "api":
+      await runServer(config, { api: true, workers: false, queues: undefined });
+      return -1;
+    case "worker":
+      await runServer(config, { api: false, workers: true, queues: values.queues });
+      return -1;
+    case "migrate": {
+      const database = createDatabase(config.databaseUrl);
+      try {
+        printJson({ applied: await migrateToLatest(database) });
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    case "doctor":
+      return (await doctorCommand()) ? 0 : 1;
+    case "accounts":
+    case "keys": {
+      const runtime = await openRuntime(config, "cli");
+      try {
+        await (command === "accounts"
+          ? accountsCommand(runtime, args, flags)
+          : keysCommand(runtime, args, flags));
+      } finally {
+        await runtime.close();
+      }
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"; run octavo --help`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    const known =
+      error instanceof UsageError || error instanceof ConfigError || error instanceof AccountError;
+    process.stderr.write(
+      `octavo: ${error instanceof Error && known ? error.message : String(error instanceof Error ? error.stack : error)}\n`,
+    );
+    process.exitCode = known && !(error instanceof AccountError) ? 2 : 1;
+  },
+);

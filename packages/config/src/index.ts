@@ -1,1 +1,3 @@
-export {};
+export { type Config, ConfigError, loadConfig, redactUrl, unknownSettings } from "./config.js";
+export { createLogger, type Logger } from "./logger.js";
+export { ensureSecretKey } from "./secret-key.js";

@@ -1,1 +1,22 @@
-export {};
+export {
+  AccountError,
+  AccountService,
+  type ApiKeySummary,
+  type Authentication,
+  type CreatedAccount,
+  isPlanId,
+} from "./accounts.js";
+export { FileLinkSigner } from "./file-links.js";
+export { JobService, type NewJob, QuotaExceededError, type StoredFile } from "./jobs.js";
+export {
+  API_KEY_PREFIX,
+  generateApiKey,
+  generateWebhookSecret,
+  hashApiKey,
+  isWellFormedApiKey,
+  openSecret,
+  sealSecret,
+} from "./secrets.js";
+export { type BillingPeriod, billingPeriodOf, newId, toIso } from "./time.js";
+export { type Usage, usageOf } from "./usage.js";
+export { jobView } from "./views.js";

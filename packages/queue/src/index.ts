@@ -1,1 +1,3 @@
-export {};
+export { assertQueueName, type JobMessage, JobProducer, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from "./queues.js";
+export { createRedis, pingRedis, type RedisRole, waitUntilReady } from "./redis-connection.js";
+export { type RedisServerLogger, type SupervisedRedis, startRedisServer } from "./redis-server.js";

@@ -1,0 +1,37 @@
+import express, { type Express } from "express";
+import type { ApiContext } from "./context.js";
+import { authenticate } from "./middleware/authenticate.js";
+import { errorHandler, notFoundHandler } from "./middleware/errors.js";
+import { requestId } from "./middleware/request-id.js";
+import { accountRouter } from "./routes/account.js";
+import { docsRouter } from "./routes/docs.js";
+import { filesRouter } from "./routes/files.js";
+import { healthRouter } from "./routes/health.js";
+import { jobsRouter } from "./routes/jobs.js";
+import { methodNotAllowedRouter } from "./routes/method-not-allowed.js";
+import { operationsRouter } from "./routes/operations.js";
+
+/** The middleware order, top to bottom, is the request's path through the API. */
+export function createApp(ctx: ApiContext): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("query parser", "simple");
+  app.use(requestId);
+  app.use(methodNotAllowedRouter());
+
+  // Public: probes, the API reference and the signed download links.
+  app.use(healthRouter(ctx));
+  app.use(docsRouter(ctx));
+  app.use(filesRouter(ctx));
+
+  // Everything else under /v1 needs an API key.
+  app.use("/v1", authenticate(ctx));
+  app.use(express.json({ limit: "1mb", type: "application/json" }));
+  app.use(operationsRouter(ctx));
+  app.use(jobsRouter(ctx));
+  app.use(accountRouter(ctx));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(ctx.logger));
+  return app;
+}

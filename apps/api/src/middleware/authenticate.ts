@@ -1,0 +1,47 @@
+import { ApiError } from "@octavo/contracts";
+import type { RequestHandler } from "express";
+import type { ApiContext } from "../context.js";
+
+export interface AuthenticatedLocals {
+  accountId: string;
+  keyId: string;
+}
+
+/** `Authorization: Bearer svc_live_...` on every /v1 route but the signed download links. */
+export function authenticate(ctx: ApiContext): RequestHandler {
+  return async (req, res, next) => {
+    const header = req.get("authorization");
+    if (!header || header.trim() === "") {
+      throw new ApiError(
+        "missing_api_key",
+        "No API key was sent.",
+        "Send the header Authorization: Bearer <your API key>.",
+      );
+    }
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match?.[1]) {
+      throw new ApiError(
+        "invalid_api_key",
+        "The Authorization header is malformed.",
+        "Use the form Authorization: Bearer <your API key>.",
+      );
+    }
+    const result = await ctx.accounts.authenticate(match[1]);
+    if (!result.ok) {
+      const detail =
+        result.reason === "revoked"
+          ? "This key was revoked; create a new one in the dashboard."
+          : "Keys look like svc_live_ followed by 43 letters and digits; check that it was copied whole.";
+      throw new ApiError("invalid_api_key", "The API key is not valid.", detail);
+    }
+    res.locals.accountId = result.accountId;
+    res.locals.keyId = result.keyId;
+    next();
+  };
+}
+
+export function accountIdOf(locals: Record<string, unknown>): string {
+  const accountId = locals.accountId;
+  if (typeof accountId !== "string") throw new Error("route used without the authenticate middleware");
+  return accountId;
+}

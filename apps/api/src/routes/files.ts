@@ -1,0 +1,51 @@
+import { pipeline } from "node:stream/promises";
+import { ApiError } from "@octavo/contracts";
+import { findJobFile } from "@octavo/db";
+import { Router } from "express";
+import type { ApiContext } from "../context.js";
+
+/** RFC 6266 filename with an ASCII fallback and the exact UTF-8 name. */
+function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/** Signed download links: no API key, an HMAC and an expiry instead (see FileLinkSigner). */
+export function filesRouter(ctx: ApiContext): Router {
+  const router = Router();
+  router.get("/v1/files/:fileId/:name", async (req, res) => {
+    const { fileId } = req.params;
+    const verdict = ctx.links.verify(fileId, req.query.expires, req.query.signature, new Date());
+    if (verdict === "forged") {
+      throw new ApiError(
+        "invalid_link",
+        "This download link is not valid.",
+        "Use the url of an output exactly as GET /v1/jobs/{id} returned it.",
+      );
+    }
+    if (verdict === "expired") {
+      throw new ApiError(
+        "link_expired",
+        "This download link has expired.",
+        "Links last 15 minutes; read the job again (GET /v1/jobs/{id}) for a fresh one.",
+      );
+    }
+    const file = await findJobFile(ctx.database.db, fileId);
+    if (file?.role !== "output") throw new ApiError("not_found", "There is no such file.", "");
+    if (file.deleted_at) {
+      throw new ApiError(
+        "result_expired",
+        "This result has been deleted.",
+        "Results are kept for one hour after the job; run the job again.",
+      );
+    }
+    const body = await ctx.store.get(file.storage_key);
+    res.setHeader("Content-Type", file.content_type);
+    res.setHeader("Content-Length", String(file.size));
+    res.setHeader("Content-Disposition", contentDisposition(file.name));
+    res.setHeader("Cache-Control", "private, no-store");
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    await pipeline(body, res);
+  });
+  return router;
+}

@@ -1,0 +1,76 @@
+import { join } from "node:path";
+import type { Config } from "@octavo/config";
+import type { QueueRuntime } from "../runtime.js";
+import { openQueueRuntime } from "../runtime.js";
+import { resolveQueues, type Serving, serve } from "./serve.js";
+
+const DEMO_EMAIL = "demo@octavo.local";
+
+/** First start on an empty database: a demo account whose key is printed once, with a curl line that works. */
+async function printDemoKey(runtime: QueueRuntime, address: string): Promise<void> {
+  const existing = await runtime.database.db.selectFrom("accounts").select("id").limit(1).executeTakeFirst();
+  if (existing) {
+    process.stdout.write(`octavo is running at ${address} (API reference: ${address}/docs)\n`);
+    return;
+  }
+  const demo = await runtime.accounts.createAccount(DEMO_EMAIL, "free");
+  const examples = join(process.cwd(), "examples");
+  process.stdout.write(
+    [
+      "",
+      `octavo is running at ${address} (API reference: ${address}/docs)`,
+      "",
+      `A demo account (${DEMO_EMAIL}, Free plan) was created. Its API key is shown this once:`,
+      "",
+      `  ${demo.apiKey}`,
+      "",
+      "Merge the two example PDFs (from the repository root):",
+      "",
+      `  curl -s -H "Authorization: Bearer ${demo.apiKey}" -F file=@${join(examples, "sample-a.pdf")} -F file=@${join(examples, "sample-b.pdf")} ${address}/v1/merge`,
+      "",
+      `Then read the job from the statusUrl it returns (with the same Authorization header) and download outputs[0].url.`,
+      `More keys: npx octavo keys create ${demo.accountId}`,
+      "",
+    ].join("\n"),
+  );
+}
+
+export async function runServer(
+  config: Config,
+  roles: { api: boolean; queues: string | undefined; workers: boolean },
+): Promise<void> {
+  const runtime = await openQueueRuntime(
+    config,
+    roles.api && roles.workers ? "start" : roles.api ? "api" : "worker",
+  );
+  let serving: Serving;
+  try {
+    serving = await serve(runtime, {
+      api: roles.api,
+      queues: roles.workers ? resolveQueues(roles.queues) : undefined,
+    });
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+  if (roles.api && roles.workers && serving.address) await printDemoKey(runtime, serving.address);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    runtime.logger.info({ signal }, "shutting down: no new jobs, finishing the running ones");
+    serving
+      .close()
+      .then(() => runtime.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          runtime.logger.error({ err: error }, "shutdown failed");
+          process.exit(1);
+        },
+      );
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}

@@ -1,0 +1,76 @@
+import { type Config, createLogger, type Logger } from "@octavo/config";
+import { AccountService, FileLinkSigner, JobService } from "@octavo/core";
+import { createDatabase, type DatabaseHandle, migrateToLatest } from "@octavo/db";
+import {
+  createRedis,
+  JobProducer,
+  type SupervisedRedis,
+  startRedisServer,
+  waitUntilReady,
+} from "@octavo/queue";
+import { type BlobStore, createBlobStore } from "@octavo/storage";
+import type { Redis } from "ioredis";
+
+/** The shared resources of an octavo process, opened explicitly and closed in reverse order. */
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  database: DatabaseHandle;
+  store: BlobStore;
+  accounts: AccountService;
+  jobs: JobService;
+  links: FileLinkSigner;
+  close(): Promise<void>;
+}
+
+export interface QueueRuntime extends Runtime {
+  redisUrl: string;
+  producerConnection: Redis;
+  producer: JobProducer;
+}
+
+export async function openRuntime(config: Config, role: string): Promise<Runtime> {
+  const logger = createLogger(config.logLevel, `octavo-${role}`);
+  const database = createDatabase(config.databaseUrl);
+  await migrateToLatest(database);
+  return {
+    config,
+    logger,
+    database,
+    store: createBlobStore(config.storageUrl),
+    accounts: new AccountService(database, config.secretKey),
+    jobs: new JobService(database),
+    links: new FileLinkSigner(config.secretKey, config.publicUrl, config.linkTtlSeconds),
+    close: () => database.close(),
+  };
+}
+
+/** Adds Redis: the one given by OCTAVO_REDIS_URL, or a redis-server octavo starts in the data dir. */
+export async function openQueueRuntime(config: Config, role: string): Promise<QueueRuntime> {
+  const base = await openRuntime(config, role);
+  let supervised: SupervisedRedis | undefined;
+  try {
+    if (config.redisUrl === undefined)
+      supervised = await startRedisServer({ dataDir: config.dataDir, logger: base.logger });
+  } catch (error) {
+    await base.close();
+    throw error;
+  }
+  const redisUrl = config.redisUrl ?? supervised?.url ?? "";
+  const producerConnection = createRedis(redisUrl, "producer");
+  producerConnection.on("error", (error) => base.logger.warn({ err: error }, "redis connection error"));
+  await waitUntilReady(producerConnection);
+  const producer = new JobProducer(producerConnection, config.queuePrefix);
+  return {
+    ...base,
+    redisUrl,
+    producerConnection,
+    producer,
+    async close() {
+      await producer.close();
+      producerConnection.disconnect();
+      await supervised?.close();
+      await base.close();
+    },
+  };
+}

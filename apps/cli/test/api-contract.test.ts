@@ -1,0 +1,189 @@
+import { corpusPath } from "@octavo/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "./support/client.js";
+import { type Stack, startStack } from "./support/stack.js";
+
+const pdf = corpusPath("general/samplefiles_pdflatex-outline.pdf");
+
+function expectErrorBody(body: Record<string, unknown>, code: string): void {
+  expect(body.error).toBe(code);
+  expect(typeof body.message).toBe("string");
+  expect((body.message as string).length).toBeGreaterThan(5);
+  expect(typeof body.detail).toBe("string");
+}
+
+describe("the API contract (SQLite, supervised redis-server)", () => {
+  let stack: Stack;
+  let client: Client;
+  let accountId: string;
+
+  beforeAll(async () => {
+    stack = await startStack({ database: "sqlite", redis: "supervised" });
+    const account = await stack.createAccount("free");
+    accountId = account.accountId;
+    client = new Client(stack.baseUrl, account.apiKey);
+  });
+  afterAll(async () => stack?.close());
+
+  it("refuses requests without a key, with a malformed key and with a revoked key", async () => {
+    const anonymous = new Client(stack.baseUrl, undefined);
+    const missing = await anonymous.get("/v1/account");
+    expect(missing.status).toBe(401);
+    expectErrorBody(missing.body, "missing_api_key");
+
+    const malformed = await new Client(stack.baseUrl, "sk_test_123").get("/v1/account");
+    expect(malformed.status).toBe(401);
+    expectErrorBody(malformed.body, "invalid_api_key");
+
+    const unknown = await new Client(stack.baseUrl, `svc_live_${"a".repeat(43)}`).get("/v1/account");
+    expect(unknown.status).toBe(401);
+    expectErrorBody(unknown.body, "invalid_api_key");
+
+    const key = await stack.runtime.accounts.createKey(accountId, "to revoke");
+    const revocable = new Client(stack.baseUrl, key.apiKey);
+    expect((await revocable.get("/v1/account")).status).toBe(200);
+    await stack.runtime.accounts.revokeKey(key.id);
+    const revoked = await revocable.get("/v1/account");
+    expect(revoked.status).toBe(401);
+    expectErrorBody(revoked.body, "invalid_api_key");
+  });
+
+  it("describes the account: plan, the month's credits and the plan's limits", async () => {
+    const { status, body } = await client.get("/v1/account");
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      id: accountId,
+      plan: "free",
+      creditsIncluded: 100,
+      creditsUsed: 0,
+      creditsReserved: 0,
+      creditsRemaining: 100,
+      overageCredits: 0,
+      limits: { requestsPerMinute: 10, maxFileBytes: 10 * 1024 * 1024, webhooks: false },
+    });
+    expect(Date.parse(body.periodEnd as string)).toBeGreaterThan(Date.parse(body.periodStart as string));
+  });
+
+  it("answers unknown routes, wrong methods, bad JSON and unknown jobs with the error body", async () => {
+    const unknownRoute = await client.get("/v1/nothing-here");
+    expect(unknownRoute.status).toBe(404);
+    expectErrorBody(unknownRoute.body, "not_found");
+
+    const wrongMethod = await client.get("/v1/merge");
+    expect(wrongMethod.status).toBe(405);
+    expectErrorBody(wrongMethod.body, "method_not_allowed");
+
+    const badJson = await fetch(`${stack.baseUrl}/v1/merge`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${client.apiKey}`, "content-type": "application/json" },
+      body: "{not json",
+    });
+    expect(badJson.status).toBe(400);
+    expectErrorBody((await badJson.json()) as Record<string, unknown>, "invalid_request");
+
+    const textBody = await fetch(`${stack.baseUrl}/v1/rotate`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${client.apiKey}`, "content-type": "text/plain" },
+      body: "hello",
+    });
+    expect(textBody.status).toBe(400);
+    expectErrorBody((await textBody.json()) as Record<string, unknown>, "invalid_request");
+
+    for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid", "1"]) {
+      const job = await client.get(`/v1/jobs/${id}`);
+      expect(job.status).toBe(404);
+      expectErrorBody(job.body, "not_found");
+    }
+  });
+
+  it("validates the file rules and the options before creating a job", async () => {
+    const oneFileMerge = await client.postFiles("/v1/merge", [{ path: pdf }]);
+    expect(oneFileMerge.status).toBe(400);
+    expectErrorBody(oneFileMerge.body, "invalid_input");
+
+    const wrongExtension = await client.postFiles("/v1/rotate", [{ path: pdf, name: "notes.docx" }]);
+    expect(wrongExtension.status).toBe(400);
+    expectErrorBody(wrongExtension.body, "invalid_input");
+
+    const badAngle = await client.postFiles("/v1/rotate", [{ path: pdf }], { angle: 45 });
+    expect(badAngle.status).toBe(400);
+    expectErrorBody(badAngle.body, "invalid_options");
+    expect(badAngle.body.detail).toBe("angle: must be one of 90, 180, 270");
+
+    const webhookOnFree = await client.postFiles(
+      "/v1/rotate",
+      [{ path: pdf }],
+      {},
+      { webhook_url: "https://example.com/hook" },
+    );
+    expect(webhookOnFree.status).toBe(403);
+    expectErrorBody(webhookOnFree.body, "webhooks_not_in_plan");
+
+    // None of the refused requests reserved or charged anything.
+    expect((await client.get("/v1/account")).body.creditsReserved).toBe(0);
+  });
+
+  it("runs a job end to end: 202, polling, a signed download link, credits charged once", async () => {
+    const created = await client.postFiles("/v1/rotate", [{ path: pdf, name: "Report Q3.pdf" }], {
+      angle: 180,
+    });
+    expect(created.status).toBe(202);
+    expect(created.body).toMatchObject({ status: "queued", credits: 1 });
+    expect(created.body.statusUrl).toBe(`${stack.config.publicUrl}/v1/jobs/${created.body.id as string}`);
+
+    const job = await client.waitForJob(created.body.id as string);
+    expect(job.status).toBe("done");
+    expect(job.progress).toBe(1);
+    const [output] = job.outputs ?? [];
+    expect(output).toMatchObject({ name: "Report Q3.pdf", contentType: "application/pdf", expired: false });
+    const download = await client.download(output?.url ?? "");
+    expect(download.status).toBe(200);
+    expect(download.bytes.length).toBe(output?.size);
+    expect(download.bytes.subarray(0, 5).toString()).toBe("%PDF-");
+    expect(download.headers.get("content-disposition")).toContain("Report Q3.pdf");
+
+    const forged = await client.download(
+      (output?.url ?? "").replace(/signature=[0-9a-f]{4}/, "signature=0000"),
+    );
+    expect(forged.status).toBe(403);
+    expect(JSON.parse(forged.bytes.toString())).toMatchObject({ error: "invalid_link" });
+
+    const account = await client.get("/v1/account");
+    expect(account.body).toMatchObject({ creditsUsed: 1, creditsReserved: 0, creditsRemaining: 99 });
+  });
+
+  it("hides one account's jobs from another", async () => {
+    const created = await client.postFiles("/v1/rotate", [{ path: pdf }]);
+    const other = await stack.createAccount("free");
+    const peek = await new Client(stack.baseUrl, other.apiKey).get(`/v1/jobs/${created.body.id as string}`);
+    expect(peek.status).toBe(404);
+    expectErrorBody(peek.body, "not_found");
+    await client.waitForJob(created.body.id as string);
+  });
+
+  it("serves OpenAPI 3.1, the reference page from local assets, and the probes", async () => {
+    const openapi = await fetch(`${stack.baseUrl}/v1/openapi.json`);
+    const document = (await openapi.json()) as {
+      openapi: string;
+      info: { version: string };
+      paths: Record<string, unknown>;
+    };
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.info.version).toBe("1.0.0");
+    expect(Object.keys(document.paths)).toContain("/v1/convert/pdf-to-excel");
+
+    const docs = await fetch(`${stack.baseUrl}/docs`);
+    const html = await docs.text();
+    expect(docs.status).toBe(200);
+    expect(html).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
+    const bundle = await fetch(`${stack.baseUrl}/docs/assets/swagger-ui-bundle.js`);
+    expect(bundle.status).toBe(200);
+
+    expect((await fetch(`${stack.baseUrl}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${stack.baseUrl}/readyz`);
+    expect(await ready.json()).toMatchObject({
+      status: "ready",
+      checks: { database: "ok", redis: "ok", storage: "ok", workers: "ok" },
+    });
+  });
+});

@@ -1,0 +1,88 @@
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+
+/** A small HTTP client over fetch, the way an API consumer would call octavo. */
+export class Client {
+  constructor(
+    readonly baseUrl: string,
+    readonly apiKey: string | undefined,
+  ) {}
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return this.apiKey ? { authorization: `Bearer ${this.apiKey}`, ...extra } : extra;
+  }
+
+  async get(path: string): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+    const response = await fetch(path.startsWith("http") ? path : `${this.baseUrl}${path}`, {
+      headers: this.headers(),
+    });
+    return {
+      status: response.status,
+      body: (await response.json()) as Record<string, unknown>,
+      headers: response.headers,
+    };
+  }
+
+  async postJson(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method: "POST",
+      headers: this.headers({ "content-type": "application/json" }),
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  /** Form A: files (read from disk, sent under the given names) and optional options. */
+  async postFiles(
+    path: string,
+    files: readonly { path: string; name?: string }[],
+    options?: unknown,
+    extraFields: Record<string, string> = {},
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
+    const form = new FormData();
+    for (const file of files) {
+      form.append("file", new Blob([await readFile(file.path)]), file.name ?? basename(file.path));
+    }
+    if (options !== undefined) form.append("options", JSON.stringify(options));
+    for (const [name, value] of Object.entries(extraFields)) form.append(name, value);
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method: "POST",
+      headers: this.headers(),
+      body: form,
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  /** Polls the job until it is done or failed (or the deadline passes). */
+  async waitForJob(jobId: string, timeoutMs = 120_000): Promise<JobBody> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { body } = await this.get(`/v1/jobs/${jobId}`);
+      const job = body as unknown as JobBody;
+      if (job.status === "done" || job.status === "failed") return job;
+      if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job.status} after ${timeoutMs} ms`);
+      await delay(50);
+    }
+  }
+
+  async download(url: string): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
+    const response = await fetch(url);
+    return {
+      status: response.status,
+      bytes: Buffer.from(await response.arrayBuffer()),
+      headers: response.headers,
+    };
+  }
+}
+
+export interface JobBody {
+  id: string;
+  status: "queued" | "active" | "done" | "failed";
+  progress: number;
+  operation: string;
+  credits: number;
+  outputs?: { name: string; size: number; contentType: string; url?: string; expired: boolean }[];
+  error?: string;
+  message?: string;
+}

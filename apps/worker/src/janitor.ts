@@ -1,0 +1,48 @@
+import { findExpiredOutputs, findLeftoverInputs, findOverdueJobs, markJobFilesDeleted } from "@octavo/db";
+import type { WorkerContext } from "./context.js";
+
+const BATCH = 500;
+/** A queued job older than this never reached Redis (the API enqueues after commit): send it again. */
+const REENQUEUE_AFTER_MS = 60_000;
+
+/**
+ * Cluster-wide housekeeping, run by one worker at a time from a repeating maintenance job:
+ * results past their TTL are deleted (their jobs keep their status and say the outputs expired),
+ * inputs left by a crash are deleted, queued jobs that never reached the queue are re-enqueued, and
+ * jobs that outlived every timeout are failed, so no job stays queued or active forever.
+ */
+export async function runJanitor(
+  ctx: WorkerContext,
+  now = new Date(),
+): Promise<{ expired: number; leftovers: number; requeued: number; failed: number }> {
+  const iso = (ms: number) => new Date(now.getTime() - ms).toISOString();
+  const { db } = ctx.database;
+
+  const expired = await findExpiredOutputs(db, iso(ctx.config.resultTtlSeconds * 1000), BATCH);
+  const leftovers = await findLeftoverInputs(db, BATCH);
+  const files = [...expired, ...leftovers];
+  await Promise.all(files.map((file) => ctx.store.delete(file.storage_key)));
+  await markJobFilesDeleted(
+    db,
+    files.map((file) => file.id),
+    now.toISOString(),
+  );
+
+  let requeued = 0;
+  let failed = 0;
+  const hardLimitMs = (ctx.config.jobTimeoutSeconds * 3 + ctx.config.jobLockSeconds * 3) * 1000;
+  for (const job of await findOverdueJobs(db, iso(REENQUEUE_AFTER_MS), BATCH)) {
+    const referenceTime = Date.parse(job.started_at ?? job.created_at);
+    if (job.status === "active" && now.getTime() - referenceTime > hardLimitMs) {
+      if (await ctx.jobs.fail(job.id, "timeout", "The job did not finish in time and was stopped.", now))
+        failed += 1;
+    } else if (job.status === "queued") {
+      await ctx.producer.enqueue(job.operation, job.id);
+      requeued += 1;
+    }
+  }
+  if (files.length + requeued + failed > 0) {
+    ctx.logger.info({ expired: expired.length, leftovers: leftovers.length, requeued, failed }, "janitor");
+  }
+  return { expired: expired.length, leftovers: leftovers.length, requeued, failed };
+}

@@ -1,0 +1,111 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { OperationId } from "@octavo/contracts";
+import type { StoredFile } from "@octavo/core";
+import { type JobFileRow, markJobFilesDeleted } from "@octavo/db";
+import { BlobNotFoundError } from "@octavo/storage";
+import type { WorkerContext } from "./context.js";
+import { runInSandbox } from "./sandbox/run-in-sandbox.js";
+
+const PROGRESS_WRITE_INTERVAL_MS = 500;
+
+function progressWriter(ctx: WorkerContext, jobId: string): (fraction: number) => void {
+  let lastWrite = 0;
+  return (fraction) => {
+    const now = Date.now();
+    if (now - lastWrite < PROGRESS_WRITE_INTERVAL_MS) return;
+    lastWrite = now;
+    ctx.jobs
+      .progress(jobId, fraction)
+      .catch((error: unknown) => ctx.logger.warn({ err: error, jobId }, "progress not saved"));
+  };
+}
+
+async function deleteInputs(ctx: WorkerContext, inputs: readonly JobFileRow[]): Promise<void> {
+  await Promise.all(inputs.map((input) => ctx.store.delete(input.storage_key)));
+  await markJobFilesDeleted(
+    ctx.database.db,
+    inputs.map((input) => input.id),
+    new Date().toISOString(),
+  );
+}
+
+/**
+ * One job, start to end: mark it active, copy its inputs into a private work dir, run the engines in
+ * the sandbox, store the outputs, settle the job, delete the inputs. Engine problems end the job as
+ * `failed`; only infrastructure errors (database, storage) throw, so the queue retries them.
+ */
+export async function runJob(ctx: WorkerContext, jobId: string, signal?: AbortSignal): Promise<void> {
+  const started = await ctx.jobs.start(jobId);
+  if (!started) return; // already finished: a duplicate or late delivery
+  const { job, inputs } = started;
+  const workDir = await mkdtemp(join(tmpdir(), "octavo-job-"));
+  try {
+    const local: { path: string; name: string }[] = [];
+    await mkdir(join(workDir, "in"));
+    for (const input of inputs) {
+      const path = join(workDir, "in", `${input.position}.bin`);
+      try {
+        await ctx.store.getToFile(input.storage_key, path);
+      } catch (error) {
+        if (!(error instanceof BlobNotFoundError)) throw error;
+        await ctx.jobs.fail(
+          jobId,
+          "invalid_input",
+          `The uploaded file ${input.name} is no longer stored; send it again.`,
+        );
+        return;
+      }
+      local.push({ path, name: input.name });
+    }
+
+    const result = await runInSandbox(
+      {
+        operation: job.operation as OperationId,
+        options: JSON.parse(job.options) as Record<string, unknown>,
+        inputs: local,
+        workDir: join(workDir, "out"),
+      },
+      {
+        timeoutMs: ctx.config.jobTimeoutSeconds * 1000,
+        maxHeapMb: 2048,
+        onProgress: progressWriter(ctx, jobId),
+        ...(signal ? { signal } : {}),
+      },
+    );
+
+    if (signal?.aborted) {
+      // Worker shutdown: hand the job back untouched; the queue delivers it again.
+      throw new Error("the worker is shutting down; the job will run again");
+    }
+    if (result.type === "done") {
+      const stored: StoredFile[] = [];
+      for (const [position, output] of result.outputs.entries()) {
+        const storageKey = `jobs/${jobId}/outputs/${position}`;
+        const { size } = await ctx.store.putFile(storageKey, output.path);
+        stored.push({ name: output.name, size, contentType: output.contentType, storageKey });
+      }
+      await ctx.jobs.complete(jobId, stored, result.engine);
+      ctx.logger.info(
+        { jobId, operation: job.operation, engine: result.engine, warnings: result.warnings.length },
+        "job done",
+      );
+    } else {
+      await ctx.jobs.fail(jobId, result.code, result.message);
+      ctx.logger.info(
+        {
+          jobId,
+          operation: job.operation,
+          code: result.code,
+          detail: result.detail,
+          stderr: result.stderr || undefined,
+        },
+        "job failed",
+      );
+    }
+    await deleteInputs(ctx, inputs);
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,93 @@
+import type { OperationId } from "@octavo/contracts";
+import { createRedis, type JobMessage, MAINTENANCE_QUEUE } from "@octavo/queue";
+import { type Job, Worker } from "bullmq";
+import pLimit from "p-limit";
+import type { WorkerContext } from "./context.js";
+import { runJanitor } from "./janitor.js";
+import { runJob } from "./run-job.js";
+
+export interface RunningWorkers {
+  /** Stop taking jobs, let running ones finish within the deadline, then hand the rest back. */
+  close(deadlineMs?: number): Promise<void>;
+  isRunning(): boolean;
+}
+
+const JANITOR_EVERY_MS = 60_000;
+
+/**
+ * One BullMQ Worker per queue this process consumes. Job timeouts are ours (the sandbox kills the
+ * tree), so the BullMQ lock only has to notice a dead worker: it is renewed while the job runs and
+ * lapses `jobLockSeconds` after the worker stops, when another worker picks the job up again.
+ */
+export async function startWorkers(
+  ctx: WorkerContext,
+  queues: readonly OperationId[],
+): Promise<RunningWorkers> {
+  const connection = createRedis(ctx.redisUrl, "worker");
+  const shutdown = new AbortController();
+  const lockDuration = ctx.config.jobLockSeconds * 1000;
+  const workers: Worker[] = [];
+  // Concurrency is per process across all its queues: each queue may take that many jobs, and the
+  // engines run at most that many at once (the process's CPU share).
+  const engineSlots = pLimit(ctx.config.workerConcurrency);
+
+  const onFailed = (job: Job<JobMessage> | undefined, error: Error) => {
+    if (!job) return;
+    const lastAttempt = job.attemptsMade >= (job.opts.attempts ?? 1);
+    ctx.logger.error(
+      { err: error, jobId: job.data.jobId, queue: job.queueName, lastAttempt },
+      "job attempt failed",
+    );
+    if (lastAttempt && !shutdown.signal.aborted) {
+      ctx.jobs
+        .fail(
+          job.data.jobId,
+          "conversion_failed",
+          "The job could not be run because of a problem on our side; it was not charged. Try again.",
+        )
+        .catch((failError: unknown) => ctx.logger.error({ err: failError }, "could not mark the job failed"));
+    }
+  };
+
+  for (const queue of queues) {
+    const worker = new Worker<JobMessage>(
+      queue,
+      (job) => engineSlots(() => runJob(ctx, job.data.jobId, shutdown.signal)),
+      {
+        connection,
+        prefix: ctx.config.queuePrefix,
+        concurrency: ctx.config.workerConcurrency,
+        lockDuration,
+        stalledInterval: lockDuration,
+        maxStalledCount: 2,
+      },
+    );
+    worker.on("failed", onFailed);
+    worker.on("error", (error) => ctx.logger.error({ err: error, queue }, "worker error"));
+    workers.push(worker);
+  }
+
+  const maintenance = new Worker(MAINTENANCE_QUEUE, () => runJanitor(ctx), {
+    connection,
+    prefix: ctx.config.queuePrefix,
+    concurrency: 1,
+  });
+  maintenance.on("error", (error) => ctx.logger.error({ err: error }, "janitor worker error"));
+  workers.push(maintenance);
+  await ctx.producer.scheduleRepeating(MAINTENANCE_QUEUE, "janitor", JANITOR_EVERY_MS);
+  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+  ctx.logger.info({ queues, concurrency: ctx.config.workerConcurrency }, "workers started");
+
+  let running = true;
+  return {
+    isRunning: () => running && workers.every((worker) => worker.isRunning()),
+    async close(deadlineMs = 25_000) {
+      running = false;
+      const graceful = Promise.all(workers.map((worker) => worker.close()));
+      const timer = setTimeout(() => shutdown.abort(), deadlineMs);
+      await graceful;
+      clearTimeout(timer);
+      connection.disconnect();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { type Logger, pino } from "pino";
+
+export type { Logger };
+
+/**
+ * JSON lines on stderr. Known secret-bearing fields are censored wherever they appear, as a net
+ * under the rule that secrets are never passed to the logger in the first place.
+ */
+export function createLogger(level: string, name: string): Logger {
+  return pino(
+    {
+      name,
+      level,
+      redact: {
+        paths: [
+          "authorization",
+          "*.authorization",
+          "headers.authorization",
+          "req.headers.authorization",
+          "apiKey",
+          "*.apiKey",
+          "password",
+          "*.password",
+          "userPassword",
+          "*.userPassword",
+          "ownerPassword",
+          "*.ownerPassword",
+          "webhookSecret",
+          "*.webhookSecret",
+          "secretKey",
+          "*.secretKey",
+        ],
+        censor: "[redacted]",
+      },
+    },
+    pino.destination(2),
+  );
+}

@@ -1,0 +1,95 @@
+import { apiErrors, jobErrors } from "../errors.js";
+import { apiKeyPrefix, serviceLimits, webhookSignatureHeader } from "../limits.js";
+import { operations } from "../operations.js";
+import { bytesPerMB, type PlanId, plans } from "../plans.js";
+
+/* The document's long description, in Markdown, written from the same tables the service runs on. */
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+function plansTable(): string {
+  const rows = Object.values(plans).map((plan) => [
+    plan.name,
+    `${plan.priceUsdPerMonth}`,
+    plan.creditsPerMonth.toLocaleString("en-US"),
+    `${plan.requestsPerMinute}`,
+    `${plan.maxFileBytes / bytesPerMB} MB`,
+    plan.webhooks ? "yes" : "no",
+    plan.overageUsdPer1000Credits === null
+      ? "none: hard stop, 402 until next month"
+      : `${plan.overageUsdPer1000Credits} USD per 1,000 credits`,
+  ]);
+  return table(
+    ["Plan", "USD per month", "Credits per month", "Requests per minute", "Max file", "Webhooks", "Overage"],
+    rows,
+  );
+}
+
+const countRange = (min: number, max: number) => (min === max ? `${min}` : `${min}-${max}`);
+
+function operationsTable(): string {
+  const rows = operations.map((spec) => [
+    spec.title,
+    `POST ${spec.path}`,
+    `${spec.credits}`,
+    `${countRange(spec.files.min, spec.files.max)}; ${spec.files.extensions.join(" ")}`,
+  ]);
+  return table(["Operation", "Endpoint", "Credits", "Files"], rows);
+}
+
+function apiErrorsTable(): string {
+  const rows = Object.entries(apiErrors).map(([code, entry]) => [`${entry.status}`, code, entry.description]);
+  return table(["HTTP", "Code", "Meaning"], rows);
+}
+
+function jobErrorsTable(): string {
+  return table(
+    ["Code", "Meaning"],
+    Object.entries(jobErrors).map(([code, entry]) => [code, entry.description]),
+  );
+}
+
+const free: PlanId = "free";
+const minutes = (seconds: number) => seconds / 60;
+
+export function documentDescription(): string {
+  const limits = serviceLimits;
+  return `Asynchronous PDF processing over HTTP: convert, compress, repair, OCR, merge, split, rotate, protect and unlock.
+
+## How it works
+1. POST one or more files to an operation endpoint, as multipart/form-data uploads or as public URLs (the service downloads them; private network addresses are refused with blocked_url).
+2. The answer is 202 with a job id, the credits the job will cost and a statusUrl.
+3. Poll GET /v1/jobs/{job_id} until status is done or failed, or pass webhook_url (paid plans) to be called when it finishes.
+4. Download each output from its signed link. Links last ${minutes(limits.downloadLinkTtlSeconds)} minutes; reading the job again gives a fresh one. Results are deleted ${limits.resultTtlSeconds / 3600} hour after the job; uploads as soon as the job has run.
+
+A job running longer than ${minutes(limits.jobTimeoutSeconds)} minutes fails with timeout.
+
+## Authentication
+Send \`Authorization: Bearer <API_KEY>\` on every request except downloads and health probes. Keys look like \`${apiKeyPrefix}<random>\`, are created in the dashboard, shown once and stored only as a hash. Keep them in server code. A job can be read only by the account that created it.
+
+## Credits and plans
+A job costs a fixed number of credits, charged only when it succeeds. The ${plans[free].name} plan stops at its monthly credits (402 quota_exceeded); paid plans go on and bill the extra credits at the overage rate. Rate limits are per account per minute, size limits per file (1 MB = ${bytesPerMB.toLocaleString("en-US")} bytes).
+
+${operationsTable()}
+
+${plansTable()}
+
+## Webhooks
+When webhook_url is given (paid plans; 403 webhooks_not_in_plan on ${plans[free].name}), the service POSTs the job, the same JSON as GET /v1/jobs/{job_id}, once it is done or failed.
+- Header \`${webhookSignatureHeader}: t=<unix_seconds>,v1=<hex_digest>\`.
+- v1 is the hex HMAC-SHA256 of the string \`<t>.<raw_body>\` under the webhook signing secret from the dashboard. Compare it in constant time, and reject deliveries whose t is more than ${limits.webhookToleranceSeconds} seconds from your clock.
+- A non-2xx answer is retried ${limits.webhookRetries} times over about ${limits.webhookRetryWindowSeconds} seconds.
+
+## Errors
+Error responses are JSON \`{ error, message, detail }\`; for invalid_options, detail names the option and what it allows.
+
+${apiErrorsTable()}
+
+A failed job carries one of these codes in its error field, and a sentence in message:
+
+${jobErrorsTable()}
+`;
+}

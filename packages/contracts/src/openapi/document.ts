@@ -1,0 +1,85 @@
+import { apiKeyPrefix, webhookSignatureHeader } from "../limits.js";
+import { operations } from "../operations.js";
+import { Account, ErrorBody, Job, JobCreated, Output } from "../resources.js";
+import { type JsonSchema, toJsonSchema } from "../schema-helpers.js";
+import { documentDescription } from "./description.js";
+import { errorResponses, retryAfterHeader } from "./error-responses.js";
+import { operationPaths, optionsComponentName } from "./operation-paths.js";
+import { resourcePaths } from "./resource-paths.js";
+
+/** Every schema the document names, converted from the TypeBox schemas the service itself uses. */
+function componentSchemas(): Record<string, JsonSchema> {
+  const options = operations.map((spec) => [optionsComponentName(spec), toJsonSchema(spec.options)] as const);
+  return {
+    ErrorBody: toJsonSchema(ErrorBody),
+    JobCreated: toJsonSchema(JobCreated),
+    Job: toJsonSchema(Job),
+    Output: toJsonSchema(Output),
+    Account: toJsonSchema(Account),
+    ...Object.fromEntries(options),
+  };
+}
+
+const jobFinishedWebhook = {
+  post: {
+    operationId: "jobFinished",
+    summary: "Job finished",
+    description:
+      "Sent to webhook_url when the job is done or failed. Verify the signature before trusting the body; " +
+      "answer 2xx, or the delivery is retried.",
+    security: [],
+    parameters: [
+      {
+        name: webhookSignatureHeader,
+        in: "header",
+        required: true,
+        description: "t=<unix_seconds>,v1=<hex HMAC-SHA256 of `<t>.<raw_body>` under the signing secret>.",
+        schema: { type: "string", pattern: "^t=[0-9]+,v1=[0-9a-f]{64}$" },
+      },
+    ],
+    requestBody: {
+      required: true,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Job" } } },
+    },
+    responses: { "2XX": { description: "Delivered." } },
+  },
+};
+
+/** The OpenAPI 3.1 description of the whole API, built fresh on each call. */
+export function buildOpenApiDocument(options: { serverUrl: string }): Record<string, unknown> {
+  // A deep copy, so a caller that edits its document cannot change the next one.
+  return structuredClone({
+    openapi: "3.1.0",
+    info: {
+      title: "octavo API",
+      version: "1.0.0",
+      description: documentDescription(),
+      license: { name: "AGPL-3.0-or-later", identifier: "AGPL-3.0-or-later" },
+    },
+    servers: [{ url: options.serverUrl }],
+    security: [{ bearerAuth: [] }],
+    tags: [
+      { name: "PDF tools", description: "Operations on PDF files." },
+      { name: "Conversions", description: "Conversions to and from PDF." },
+      { name: "Jobs", description: "Job status and results." },
+      { name: "Account", description: "Plan and credits." },
+      { name: "Files", description: "Signed download links." },
+      { name: "Health", description: "Probes for load balancers and orchestrators." },
+    ],
+    paths: { ...operationPaths(), ...resourcePaths() },
+    webhooks: { jobFinished: jobFinishedWebhook },
+    components: {
+      schemas: componentSchemas(),
+      responses: errorResponses,
+      headers: { RetryAfter: retryAfterHeader },
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: `${apiKeyPrefix}<random>`,
+          description: "An API key from the dashboard, sent as `Authorization: Bearer svc_live_...`.",
+        },
+      },
+    },
+  });
+}

@@ -1,0 +1,104 @@
+import { serviceLimits } from "../limits.js";
+import { responseRef } from "./error-responses.js";
+
+/* The read endpoints: jobs, account, downloads and the health probes. */
+
+function jsonResponse(description: string, schemaName: string): Record<string, unknown> {
+  return {
+    description,
+    content: { "application/json": { schema: { $ref: `#/components/schemas/${schemaName}` } } },
+  };
+}
+
+function pathParameter(name: string, description: string, schema: Record<string, unknown>) {
+  return { name, in: "path", required: true, description, schema };
+}
+
+const getJob = {
+  get: {
+    operationId: "getJob",
+    tags: ["Jobs"],
+    summary: "Read a job",
+    description: "The job's status and, when done, its outputs with fresh download links.",
+    parameters: [pathParameter("job_id", "Job identifier.", { type: "string", format: "uuid" })],
+    responses: {
+      "200": jsonResponse("The job.", "Job"),
+      "401": responseRef("Unauthorized"),
+      "404": responseRef("NotFound"),
+    },
+  },
+};
+
+const getAccount = {
+  get: {
+    operationId: "getAccount",
+    tags: ["Account"],
+    summary: "Read the account",
+    description: "The plan, its limits and the credits of the current period.",
+    responses: { "200": jsonResponse("The account.", "Account"), "401": responseRef("Unauthorized") },
+  },
+};
+
+const linkMinutes = serviceLimits.downloadLinkTtlSeconds / 60;
+
+const downloadFile = {
+  get: {
+    operationId: "downloadFile",
+    tags: ["Files"],
+    summary: "Download an output",
+    description:
+      `A signed link taken from a job's outputs; it needs no API key and works for ${linkMinutes} minutes. ` +
+      "Read the job again for a fresh link. Results are deleted one hour after the job.",
+    security: [],
+    parameters: [
+      pathParameter("output_id", "Output identifier.", { type: "string" }),
+      pathParameter("name", "File name of the output.", { type: "string" }),
+      {
+        name: "expires",
+        in: "query",
+        required: true,
+        description: "When the link expires, in Unix seconds.",
+        schema: { type: "integer", minimum: 0 },
+      },
+      {
+        name: "signature",
+        in: "query",
+        required: true,
+        description: "Hex-encoded signature of the link.",
+        schema: { type: "string", pattern: "^[0-9a-f]+$" },
+      },
+    ],
+    responses: {
+      "200": {
+        description: "The file, streamed with its own Content-Type.",
+        headers: {
+          "Content-Disposition": {
+            description: "attachment, with the file name.",
+            schema: { type: "string" },
+          },
+        },
+        content: { "*/*": { schema: { type: "string", format: "binary" } } },
+      },
+      "403": responseRef("InvalidLink"),
+      "404": responseRef("NotFound"),
+      "410": responseRef("ResultExpired"),
+    },
+  },
+};
+
+function probe(operationId: string, summary: string, responses: Record<string, unknown>) {
+  return { get: { operationId, tags: ["Health"], summary, security: [], responses } };
+}
+
+export function resourcePaths(): Record<string, unknown> {
+  return {
+    "/v1/jobs/{job_id}": getJob,
+    "/v1/account": getAccount,
+    "/v1/files/{output_id}/{name}": downloadFile,
+    "/healthz": probe("healthz", "Liveness: the process answers", { "200": { description: "Alive." } }),
+    "/readyz": probe("readyz", "Readiness: the service can take requests", {
+      "200": { description: "Ready." },
+      "503": { description: "Not ready: a dependency does not answer." },
+    }),
+  };
+}

@@ -1,0 +1,111 @@
+import { type Static, Type } from "@sinclair/typebox";
+import { jobErrorCodes } from "./errors.js";
+import { operationIds } from "./operation-ids.js";
+import { planIds } from "./plans.js";
+
+/*
+ * Response bodies as TypeBox schemas. Literal unions rather than `enum` here, so TypeBox's own
+ * Value and TypeCompiler modules can check and clean these objects too.
+ */
+
+function literals<const V extends readonly string[]>(values: V, description: string) {
+  return Type.Union(
+    values.map((value) => Type.Literal(value)),
+    { description },
+  );
+}
+
+const dateTime = (description: string) => Type.String({ format: "date-time", description });
+const count = (description: string) => Type.Integer({ minimum: 0, description });
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String({ description: "Stable error code, e.g. invalid_options." }),
+    message: Type.String({ description: "A sentence for people." }),
+    detail: Type.String({
+      description: 'More detail, or "". For invalid_options it names the option and what it allows.',
+    }),
+  },
+  { description: "Every error response has this body." },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+export const JobCreated = Type.Object(
+  {
+    id: Type.String({ format: "uuid", description: "Job identifier." }),
+    status: Type.Literal("queued", { description: "Always queued at creation." }),
+    credits: count("Credits the job costs if it succeeds."),
+    statusUrl: Type.String({ format: "uri", description: "Address of GET /v1/jobs/{job_id}." }),
+  },
+  { description: "The 202 answer of every operation endpoint." },
+);
+export type JobCreated = Static<typeof JobCreated>;
+
+export const Output = Type.Object(
+  {
+    name: Type.String({ description: "File name of the result." }),
+    size: count("Size in bytes."),
+    contentType: Type.String({ description: "MIME type, for example application/pdf." }),
+    url: Type.Optional(
+      Type.String({
+        format: "uri",
+        description: "Signed download link, valid 15 minutes. Present while the result exists.",
+      }),
+    ),
+    urlExpiresAt: Type.Optional(dateTime("When url stops working.")),
+    expired: Type.Boolean({
+      description: "True once the result has been deleted (one hour after the job); url is then absent.",
+    }),
+  },
+  { description: "One result file of a done job." },
+);
+export type Output = Static<typeof Output>;
+
+export const jobStatuses = ["queued", "active", "done", "failed"] as const;
+export type JobStatus = (typeof jobStatuses)[number];
+
+export const Job = Type.Object(
+  {
+    id: Type.String({ format: "uuid", description: "Job identifier." }),
+    status: literals(jobStatuses, "queued, active, done or failed."),
+    progress: Type.Number({ minimum: 0, maximum: 1, description: "From 0 to 1; 1 when done." }),
+    operation: literals(operationIds, "The operation the job runs."),
+    credits: count("Credits the job costs if it succeeds; a failed job costs nothing."),
+    createdAt: dateTime("When the job was accepted."),
+    startedAt: Type.Optional(dateTime("When the job started running.")),
+    finishedAt: Type.Optional(dateTime("When the job ended, done or failed.")),
+    outputs: Type.Optional(Type.Array(Output, { description: "The results; present when done." })),
+    error: Type.Optional(literals(jobErrorCodes, "Why the job failed; present when failed.")),
+    message: Type.Optional(
+      Type.String({ description: "A sentence about the failure; present when failed." }),
+    ),
+  },
+  { description: "A job, as GET /v1/jobs/{job_id} returns it and as the webhook body." },
+);
+export type Job = Static<typeof Job>;
+
+export const Account = Type.Object(
+  {
+    id: Type.String({ description: "Account identifier." }),
+    email: Type.String({ format: "email", description: "The account's email address." }),
+    plan: literals(planIds, "The plan: free, starter, pro or business."),
+    creditsIncluded: count("Credits the plan includes this period."),
+    creditsUsed: count("Credits charged this period for successful jobs."),
+    creditsReserved: count("Credits held by jobs still queued or running."),
+    creditsRemaining: count("Included credits neither used nor reserved."),
+    overageCredits: count("Credits used past the included ones this period (paid plans)."),
+    overageCostUsd: Type.Number({ minimum: 0, description: "What the overage credits cost so far, in USD." }),
+    periodStart: dateTime("Start of the current period (a calendar month on the Free plan)."),
+    periodEnd: dateTime("End of the current period."),
+    limits: Type.Object(
+      {
+        requestsPerMinute: count("Requests allowed per minute."),
+        maxFileBytes: count("Largest file accepted, in bytes."),
+        webhooks: Type.Boolean({ description: "Whether webhook_url may be used." }),
+      },
+      { description: "The plan's limits." },
+    ),
+  },
+  { description: "The plan and credit balance of the calling account." },
+);
+export type Account = Static<typeof Account>;

@@ -1,0 +1,233 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv } from "ajv";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  Account,
+  buildOpenApiDocument,
+  ErrorBody,
+  Job,
+  JobCreated,
+  type OperationId,
+  Output,
+  operations,
+  optionsJsonSchema,
+  toJsonSchema,
+} from "../src/index.js";
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Follows a path of keys, failing the test with the path when a step is missing. */
+function at(root: unknown, ...keys: string[]): Json {
+  let node = root;
+  for (const key of keys) {
+    if (!isObject(node) || !(key in node)) throw new Error(`missing ${keys.join(" > ")} (at ${key})`);
+    node = node[key];
+  }
+  if (!isObject(node)) throw new Error(`${keys.join(" > ")} is not an object`);
+  return node;
+}
+
+function resolvePointer(document: Json, ref: string): unknown {
+  if (!ref.startsWith("#/")) return undefined;
+  let node: unknown = document;
+  for (const raw of ref.slice(2).split("/")) {
+    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (!isObject(node)) return undefined;
+    node = node[key];
+  }
+  return node;
+}
+
+function collect(node: unknown, visit: (value: Json) => void): void {
+  if (Array.isArray(node)) for (const item of node) collect(item, visit);
+  if (!isObject(node)) return;
+  visit(node);
+  for (const value of Object.values(node)) collect(value, visit);
+}
+
+let document: Json;
+
+beforeAll(() => {
+  document = buildOpenApiDocument({ serverUrl: "http://localhost:8080" });
+});
+
+/** The schema of an operation's JSON-form options, followed through its $ref. */
+function documentedOptions(id: OperationId): { viaJson: unknown; viaMultipart: unknown } {
+  const spec = operations.find((candidate) => candidate.id === id);
+  if (spec === undefined) throw new Error(id);
+  const content = at(document, "paths", spec.path, "post", "requestBody", "content");
+  const jsonRef = at(content, "application/json", "schema", "properties", "options").$ref;
+  const multipartRef = at(
+    content,
+    "multipart/form-data",
+    "schema",
+    "properties",
+    "options",
+    "contentSchema",
+  ).$ref;
+  return {
+    viaJson: resolvePointer(document, String(jsonRef)),
+    viaMultipart: resolvePointer(document, String(multipartRef)),
+  };
+}
+
+describe("OpenAPI document", () => {
+  it("is a valid OpenAPI 3.1 document", async () => {
+    const result = await new Validator().validate(structuredClone(document));
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+  });
+
+  it("declares OpenAPI 3.1.0, interface version 1.0.0 and the server", () => {
+    expect(document.openapi).toBe("3.1.0");
+    expect(at(document, "info")).toMatchObject({ title: "octavo API", version: "1.0.0" });
+    expect(document.servers).toEqual([{ url: "http://localhost:8080" }]);
+  });
+
+  it("resolves every $ref", () => {
+    const refs: string[] = [];
+    collect(document, (node) => {
+      if (typeof node.$ref === "string") refs.push(node.$ref);
+    });
+    expect(refs.length).toBeGreaterThan(50);
+    for (const ref of refs) expect(resolvePointer(document, ref), ref).toBeDefined();
+  });
+
+  it("carries no TypeBox symbol keys", () => {
+    collect(document, (node) => expect(Object.getOwnPropertySymbols(node)).toEqual([]));
+  });
+
+  it("documents every operation with both request forms and its responses", () => {
+    for (const spec of operations) {
+      const post = at(document, "paths", spec.path, "post");
+      const content = at(post, "requestBody", "content");
+      expect(Object.keys(content).sort(), spec.path).toEqual(["application/json", "multipart/form-data"]);
+      const multipart = at(content, "multipart/form-data", "schema", "properties");
+      expect(Object.keys(multipart)).toEqual(["file", "url", "options", "webhook_url"]);
+      expect(at(multipart, "file")).toMatchObject({ type: "array", items: { type: "string" } });
+      expect(at(multipart, "options")).toMatchObject({
+        type: "string",
+        contentMediaType: "application/json",
+      });
+      const json = at(content, "application/json", "schema", "properties");
+      expect(Object.keys(json)).toEqual(["url", "urls", "options", "webhook_url"]);
+      expect(at(json, "urls")).toMatchObject({ type: "array", maxItems: 20 });
+      expect(Object.keys(at(post, "responses"))).toEqual([
+        "202",
+        "400",
+        "401",
+        "402",
+        "403",
+        "413",
+        "429",
+        "503",
+      ]);
+      expect(String(post.description)).toContain(spec.files.extensions.join(", "));
+      expect(String(post.description)).toContain(`Credits: ${spec.credits} credit`);
+    }
+  });
+
+  it("shows the codes each error status can carry, and Retry-After on 429", () => {
+    const responses = at(document, "components", "responses");
+    const codes = (name: string) =>
+      Object.keys(at(responses, name, "content", "application/json", "examples"));
+    expect(codes("BadRequest")).toEqual(
+      expect.arrayContaining(["invalid_input", "invalid_options", "blocked_url", "unreachable_url"]),
+    );
+    expect(codes("Unauthorized")).toEqual(["missing_api_key", "invalid_api_key"]);
+    expect(codes("InvalidLink")).toEqual(["invalid_link", "link_expired"]);
+    expect(codes("ResultExpired")).toEqual(["result_expired"]);
+    expect(at(responses, "RateLimited", "headers", "Retry-After")).toBeDefined();
+  });
+
+  it("documents jobs, account, downloads and health probes", () => {
+    const paths = at(document, "paths");
+    expect(Object.keys(at(paths, "/v1/jobs/{job_id}", "get", "responses"))).toEqual(["200", "401", "404"]);
+    expect(Object.keys(at(paths, "/v1/account", "get", "responses"))).toEqual(["200", "401"]);
+    const download = at(paths, "/v1/files/{output_id}/{name}", "get");
+    expect(download.security).toEqual([]);
+    expect(Object.keys(at(download, "responses"))).toEqual(["200", "403", "404", "410"]);
+    expect(JSON.stringify(download.parameters)).toContain('"expires"');
+    expect(JSON.stringify(download.parameters)).toContain('"signature"');
+    expect(at(paths, "/healthz", "get").security).toEqual([]);
+    expect(at(paths, "/readyz", "get").security).toEqual([]);
+    expect(document.security).toEqual([{ bearerAuth: [] }]);
+    expect(at(document, "components", "securitySchemes", "bearerAuth")).toMatchObject({ scheme: "bearer" });
+  });
+
+  it("describes the webhook signature", () => {
+    const description = String(at(document, "info").description);
+    expect(description).toContain("SVC-Signature: t=<unix_seconds>,v1=<hex_digest>");
+    expect(description).toContain("HMAC-SHA256");
+    expect(description).toContain("300 seconds");
+    expect(description).toContain("3 times over about 45 seconds");
+    expect(at(document, "webhooks", "jobFinished", "post")).toBeDefined();
+  });
+});
+
+describe("one source of truth", () => {
+  it.each(["rotate", "ocr", "html-to-pdf", "protect", "pdf-to-pdfa", "merge"] as const)(
+    "the %s options in the document are the schema ajv validates with",
+    (id) => {
+      const { viaJson, viaMultipart } = documentedOptions(id);
+      expect(viaJson).toEqual(optionsJsonSchema(id));
+      expect(viaMultipart).toEqual(optionsJsonSchema(id));
+    },
+  );
+
+  it("documents every option with its type, bounds, enum and default", () => {
+    expect(documentedOptions("compress").viaJson).toMatchObject({
+      additionalProperties: false,
+      properties: {
+        level: { type: "string", enum: ["low", "recommended", "extreme"], default: "recommended" },
+        targetKB: { type: "integer", minimum: 20, maximum: 100_000 },
+        grayscale: { type: "boolean", default: false },
+      },
+    });
+    expect(documentedOptions("ocr").viaJson).toMatchObject({
+      properties: {
+        languages: { type: "array", minItems: 1, maxItems: 3, uniqueItems: true, default: ["eng"] },
+      },
+    });
+    expect(documentedOptions("protect").viaJson).toMatchObject({ required: ["userPassword"] });
+    for (const spec of operations) {
+      const properties = at(documentedOptions(spec.id).viaJson, "properties");
+      for (const [name, option] of Object.entries(properties)) {
+        expect(at(option), `${spec.id}.${name}`).toMatchObject({
+          type: expect.anything(),
+          description: expect.any(String),
+        });
+      }
+    }
+  });
+
+  it("validates like validateOptions when a client compiles the documented schema", () => {
+    const ajv = new Ajv({ useDefaults: true, strict: false, formats: { "page-ranges": true } });
+    const validate = ajv.compile(at(documentedOptions("rotate").viaJson));
+    const options = {};
+    expect(validate(options)).toBe(true);
+    expect(options).toEqual({ angle: 90 });
+    expect(validate({ angle: 45 })).toBe(false);
+  });
+
+  it("embeds the resource schemas the API shapes its responses with", () => {
+    const schemas = at(document, "components", "schemas");
+    expect(schemas.ErrorBody).toEqual(toJsonSchema(ErrorBody));
+    expect(schemas.JobCreated).toEqual(toJsonSchema(JobCreated));
+    expect(schemas.Job).toEqual(toJsonSchema(Job));
+    expect(schemas.Output).toEqual(toJsonSchema(Output));
+    expect(schemas.Account).toEqual(toJsonSchema(Account));
+    expect(at(schemas, "Job", "properties", "error")).toMatchObject({ anyOf: expect.any(Array) });
+  });
+
+  it("builds a fresh document on each call", () => {
+    const first = buildOpenApiDocument({ serverUrl: "https://a.example" });
+    at(first, "components", "schemas").Job = "edited";
+    const second = buildOpenApiDocument({ serverUrl: "https://b.example" });
+    expect(at(second, "components", "schemas", "Job")).toEqual(toJsonSchema(Job));
+  });
+});

@@ -1,0 +1,237 @@
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { type OperationId, type OptionsOf, operationIds, validateOptions } from "../src/index.js";
+
+function detailOf(id: OperationId, raw: unknown): string {
+  const result = validateOptions(id, raw);
+  if (result.ok) throw new Error(`expected ${id} to refuse ${JSON.stringify(raw)}`);
+  return result.detail;
+}
+
+function acceptedValue<Id extends OperationId>(id: Id, raw: unknown): OptionsOf<Id> {
+  const result = validateOptions(id, raw);
+  if (!result.ok) throw new Error(`expected ${id} to accept ${JSON.stringify(raw)}: ${result.detail}`);
+  return result.value;
+}
+
+const languageList =
+  "eng, spa, por, fra, deu, ita, nld, ind, swa, hin, ara, rus, tur, vie, chi_sim, jpn, kor";
+
+describe("defaults", () => {
+  it.each([
+    ["merge", {}],
+    ["split", {}],
+    ["rotate", { angle: 90 }],
+    ["compress", { level: "recommended", grayscale: false }],
+    ["repair", {}],
+    ["ocr", { languages: ["eng"], deskew: true, force: false }],
+    ["word-to-pdf", {}],
+    ["powerpoint-to-pdf", {}],
+    ["excel-to-pdf", {}],
+    ["html-to-pdf", { format: "A4", landscape: false, margin: "small", background: true, media: "screen" }],
+    ["pdf-to-word", {}],
+    ["pdf-to-powerpoint", {}],
+    ["pdf-to-excel", { mode: "tables" }],
+    ["pdf-to-pdfa", { level: "2" }],
+    ["unlock", { password: "" }],
+  ] as const)("%s fills in %j", (id, expected) => {
+    expect(acceptedValue(id, {})).toEqual(expected);
+    expect(acceptedValue(id, undefined)).toEqual(expected);
+  });
+
+  it("protect fills in the permissions and leaves ownerPassword to the engine", () => {
+    expect(acceptedValue("protect", { userPassword: "s3cret" })).toEqual({
+      userPassword: "s3cret",
+      allowPrinting: true,
+      allowCopying: false,
+      allowEditing: false,
+    });
+  });
+
+  it("keeps values that were given", () => {
+    const value = acceptedValue("html-to-pdf", {
+      url: "https://example.com/a?b=1",
+      landscape: true,
+      media: "print",
+    });
+    expect(value).toMatchObject({
+      url: "https://example.com/a?b=1",
+      landscape: true,
+      media: "print",
+      format: "A4",
+    });
+    expect(acceptedValue("compress", { targetKB: 20, level: "extreme" })).toEqual({
+      targetKB: 20,
+      level: "extreme",
+      grayscale: false,
+    });
+    expect(acceptedValue("ocr", { languages: ["chi_sim", "jpn", "kor"] }).languages).toEqual([
+      "chi_sim",
+      "jpn",
+      "kor",
+    ]);
+  });
+
+  it("works on a copy and leaves the caller's object alone", () => {
+    const raw = { languages: ["deu"] };
+    const value = acceptedValue("ocr", raw);
+    expect(raw).toEqual({ languages: ["deu"] });
+    value.languages.push("fra");
+    expect(raw.languages).toEqual(["deu"]);
+  });
+});
+
+describe("bounds and enums", () => {
+  it.each([
+    ["rotate", { angle: 45 }, "angle: must be one of 90, 180, 270"],
+    ["rotate", { angle: "90" }, "angle: must be one of 90, 180, 270"],
+    ["compress", { level: "max" }, "level: must be one of low, recommended, extreme"],
+    ["compress", { targetKB: 19 }, "targetKB: must be an integer from 20 to 100000"],
+    ["compress", { targetKB: 100_001 }, "targetKB: must be an integer from 20 to 100000"],
+    ["compress", { targetKB: 50.5 }, "targetKB: must be an integer from 20 to 100000"],
+    ["compress", { grayscale: "yes" }, "grayscale: must be true or false"],
+    ["ocr", { languages: [] }, `languages: must hold 1 to 3 of ${languageList} (each at most once)`],
+    ["ocr", { languages: ["eng", "spa", "por", "fra"] }, `languages: must hold 1 to 3 of ${languageList}`],
+    ["ocr", { languages: ["eng", "klingon"] }, `languages: must hold 1 to 3 of ${languageList}`],
+    ["ocr", { languages: ["eng", "eng"] }, `languages: must hold 1 to 3 of ${languageList}`],
+    ["ocr", { languages: "eng" }, `languages: must hold 1 to 3 of ${languageList}`],
+    ["ocr", { deskew: 1 }, "deskew: must be true or false"],
+    ["ocr", { force: null }, "force: must be true or false"],
+    ["html-to-pdf", { url: "file:///etc/passwd" }, "url: must be an http or https URL"],
+    ["html-to-pdf", { url: "not a url" }, "url: must be an http or https URL"],
+    ["html-to-pdf", { format: "A3" }, "format: must be one of A4, Letter, Legal"],
+    ["html-to-pdf", { landscape: "true" }, "landscape: must be true or false"],
+    ["html-to-pdf", { margin: "large" }, "margin: must be one of none, small, normal"],
+    ["html-to-pdf", { background: 0 }, "background: must be true or false"],
+    ["html-to-pdf", { media: "tv" }, "media: must be one of print, screen"],
+    ["pdf-to-excel", { mode: "sheets" }, "mode: must be one of tables, pages"],
+    ["pdf-to-pdfa", { level: "4" }, "level: must be one of 1, 2, 3"],
+    ["pdf-to-pdfa", { level: 2.5 }, "level: must be one of 1, 2, 3"],
+    ["protect", {}, "userPassword: is required"],
+    ["protect", { userPassword: "" }, "userPassword: must be a string of 1 to 127 characters"],
+    ["protect", { userPassword: "x".repeat(128) }, "userPassword: must be a string of 1 to 127 characters"],
+    [
+      "protect",
+      { userPassword: "a", ownerPassword: "" },
+      "ownerPassword: must be a string of 1 to 127 characters",
+    ],
+    ["protect", { userPassword: "a", allowPrinting: "no" }, "allowPrinting: must be true or false"],
+    ["unlock", { password: 1234 }, "password: must be a string of at most 1024 characters"],
+    ["unlock", { password: "x".repeat(1025) }, "password: must be a string of at most 1024 characters"],
+  ] as const)("%s %j → %s", (id, raw, expected) => {
+    expect(detailOf(id, raw)).toContain(expected);
+  });
+
+  it("accepts the edges of every bound", () => {
+    expect(acceptedValue("compress", { targetKB: 100_000 }).targetKB).toBe(100_000);
+    expect(acceptedValue("protect", { userPassword: "x".repeat(127) }).userPassword).toHaveLength(127);
+    expect(acceptedValue("unlock", { password: "x".repeat(1024) }).password).toHaveLength(1024);
+    for (const angle of [90, 180, 270] as const) expect(acceptedValue("rotate", { angle }).angle).toBe(angle);
+  });
+
+  it("normalises integer PDF/A levels to strings", () => {
+    expect(acceptedValue("pdf-to-pdfa", { level: 1 })).toEqual({ level: "1" });
+    expect(acceptedValue("pdf-to-pdfa", { level: 3 })).toEqual({ level: "3" });
+    expect(acceptedValue("pdf-to-pdfa", { level: "3" })).toEqual({ level: "3" });
+  });
+});
+
+describe("extra properties and wrong shapes", () => {
+  it("names an unknown option and lists the allowed ones", () => {
+    expect(detailOf("rotate", { colour: "red" })).toBe(
+      "colour: is not an option of rotate (allowed: angle, pages)",
+    );
+    expect(detailOf("protect", { userPassword: "a", password: "b" })).toBe(
+      "password: is not an option of protect (allowed: userPassword, ownerPassword, allowPrinting, allowCopying, allowEditing)",
+    );
+  });
+
+  it.each(operationIds.filter((id) => ["merge", "repair", "word-to-pdf", "pdf-to-word"].includes(id)))(
+    "%s takes no options",
+    (id) => {
+      expect(detailOf(id, { quality: 1 })).toBe(`${id} takes no options`);
+    },
+  );
+
+  it.each([[[]], [[{ angle: 90 }]], ["{}"], [null], [42], [true], [new Date(0)]])(
+    "refuses %j as options",
+    (raw) => {
+      expect(detailOf("rotate", raw)).toBe("options: must be a JSON object");
+    },
+  );
+});
+
+describe("page lists", () => {
+  it.each(["1", "1-3", "1-3, 5,7-9", " 2 , 4-4 ", "10-200", "07"])("split accepts %j", (ranges) => {
+    expect(acceptedValue("split", { ranges })).toEqual({ ranges });
+    expect(acceptedValue("rotate", { pages: ranges })).toEqual({ angle: 90, pages: ranges });
+  });
+
+  it.each([
+    ["5-3", 'ranges: "5-3" goes backwards; write it as 3-5'],
+    ["1-2, 9-4", 'ranges: "9-4" goes backwards; write it as 4-9'],
+    ["0", 'ranges: "0" names page 0; pages start at 1'],
+    ["0-4", 'ranges: "0-4" names page 0; pages start at 1'],
+    ["", 'ranges: "" is not a page or range'],
+    ["1,,2", 'ranges: "" is not a page or range'],
+    ["a-b", 'ranges: "a-b" is not a page or range'],
+    ["1 - 3", 'ranges: "1 - 3" is not a page or range'],
+    ["-3", 'ranges: "-3" is not a page or range'],
+    ["3-", 'ranges: "3-" is not a page or range'],
+    ["1;2", 'ranges: "1;2" is not a page or range'],
+  ])("split refuses %j", (ranges, expected) => {
+    expect(detailOf("split", { ranges })).toContain(expected);
+  });
+
+  it("says the same for rotate.pages", () => {
+    expect(detailOf("rotate", { pages: "5-3" })).toBe('pages: "5-3" goes backwards; write it as 3-5');
+    expect(detailOf("rotate", { pages: 5 })).toBe("pages: must list pages and ranges such as 1-3, 5, 7-9");
+  });
+});
+
+describe("types", () => {
+  it("gives each operation its options after defaults", () => {
+    expectTypeOf<OptionsOf<"rotate">>().toEqualTypeOf<{ angle: 90 | 180 | 270; pages?: string }>();
+    expectTypeOf<keyof OptionsOf<"merge">>().toEqualTypeOf<never>();
+    expectTypeOf<OptionsOf<"pdf-to-pdfa">>().toEqualTypeOf<{ level: "1" | "2" | "3" }>();
+    expectTypeOf<OptionsOf<"compress">>().toEqualTypeOf<{
+      level: "low" | "recommended" | "extreme";
+      targetKB?: number;
+      grayscale: boolean;
+    }>();
+    expectTypeOf<OptionsOf<"protect">>().toEqualTypeOf<{
+      userPassword: string;
+      ownerPassword?: string;
+      allowPrinting: boolean;
+      allowCopying: boolean;
+      allowEditing: boolean;
+    }>();
+    expectTypeOf<OptionsOf<"ocr">["languages"][number]>().toEqualTypeOf<
+      | "eng"
+      | "spa"
+      | "por"
+      | "fra"
+      | "deu"
+      | "ita"
+      | "nld"
+      | "ind"
+      | "swa"
+      | "hin"
+      | "ara"
+      | "rus"
+      | "tur"
+      | "vie"
+      | "chi_sim"
+      | "jpn"
+      | "kor"
+    >();
+    expectTypeOf<OptionsOf<"html-to-pdf">>().toEqualTypeOf<{
+      url?: string;
+      format: "A4" | "Letter" | "Legal";
+      landscape: boolean;
+      margin: "none" | "small" | "normal";
+      background: boolean;
+      media: "print" | "screen";
+    }>();
+    expectTypeOf<OptionsOf<"unlock">>().toEqualTypeOf<{ password: string }>();
+  });
+});

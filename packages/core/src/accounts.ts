@@ -1,0 +1,171 @@
+import { type PlanId, plans } from "@octavo/contracts";
+import {
+  type DatabaseHandle,
+  findAccountByEmail,
+  findAccountById,
+  findApiKeyByHash,
+  findApiKeyById,
+  insertAccount,
+  insertApiKey,
+  insertLedgerEntry,
+  listApiKeys,
+  revokeApiKey,
+  touchApiKey,
+  updateAccountPlan,
+} from "@octavo/db";
+import {
+  generateApiKey,
+  generateWebhookSecret,
+  hashApiKey,
+  isWellFormedApiKey,
+  openSecret,
+  sealSecret,
+} from "./secrets.js";
+import { billingPeriodOf, newId, toIso } from "./time.js";
+
+export class AccountError extends Error {
+  override readonly name = "AccountError";
+}
+
+export function isPlanId(value: string): value is PlanId {
+  return Object.hasOwn(plans, value);
+}
+
+export interface CreatedAccount {
+  accountId: string;
+  apiKey: string;
+  webhookSecret: string;
+}
+
+export interface ApiKeySummary {
+  id: string;
+  prefix: string;
+  label: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export type Authentication =
+  | { ok: true; accountId: string; keyId: string }
+  | { ok: false; reason: "malformed" | "unknown" | "revoked" };
+
+/** Accounts, API keys and credit adjustments: what the CLI (and later the dashboard) manage. */
+export class AccountService {
+  constructor(
+    private readonly database: DatabaseHandle,
+    private readonly secretKey: string,
+  ) {}
+
+  async createAccount(email: string, plan: PlanId, now = new Date()): Promise<CreatedAccount> {
+    const normalized = email.trim().toLowerCase();
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(normalized))
+      throw new AccountError(`"${email}" is not an email address`);
+    if (await findAccountByEmail(this.database.db, normalized)) {
+      throw new AccountError(`an account with the email ${normalized} already exists`);
+    }
+    const accountId = newId();
+    const webhookSecret = generateWebhookSecret();
+    const key = generateApiKey();
+    await this.database.db.transaction().execute(async (trx) => {
+      await insertAccount(trx, {
+        id: accountId,
+        email: normalized,
+        plan,
+        webhook_secret: sealSecret(this.secretKey, webhookSecret),
+        created_at: toIso(now),
+      });
+      await insertApiKey(trx, {
+        id: newId(),
+        account_id: accountId,
+        prefix: key.prefix,
+        hash: key.hash,
+        label: "default",
+        created_at: toIso(now),
+      });
+    });
+    return { accountId, apiKey: key.key, webhookSecret };
+  }
+
+  async requireAccount(accountId: string) {
+    const account = await findAccountById(this.database.db, accountId);
+    if (!account) throw new AccountError(`no account with id ${accountId}`);
+    return account;
+  }
+
+  async webhookSecret(accountId: string): Promise<string> {
+    const account = await this.requireAccount(accountId);
+    return openSecret(this.secretKey, account.webhook_secret);
+  }
+
+  async setPlan(accountId: string, plan: PlanId): Promise<void> {
+    if (!(await updateAccountPlan(this.database.db, accountId, plan)))
+      throw new AccountError(`no account with id ${accountId}`);
+  }
+
+  /** A ledger entry in the current month: a grant (positive) or a correction (negative). */
+  async adjustCredits(accountId: string, amount: number, reason: string, now = new Date()): Promise<void> {
+    if (!Number.isInteger(amount) || amount === 0)
+      throw new AccountError("the amount must be a non-zero whole number");
+    if (reason.trim() === "") throw new AccountError("a reason is required");
+    await this.requireAccount(accountId);
+    await insertLedgerEntry(this.database.db, {
+      id: newId(),
+      account_id: accountId,
+      period_start: billingPeriodOf(now).start,
+      kind: "adjustment",
+      amount,
+      job_id: null,
+      reason: reason.trim(),
+      created_at: toIso(now),
+    });
+  }
+
+  async createKey(
+    accountId: string,
+    label: string | null = null,
+    now = new Date(),
+  ): Promise<{ id: string; apiKey: string; prefix: string }> {
+    await this.requireAccount(accountId);
+    const key = generateApiKey();
+    const id = newId();
+    await insertApiKey(this.database.db, {
+      id,
+      account_id: accountId,
+      prefix: key.prefix,
+      hash: key.hash,
+      label,
+      created_at: toIso(now),
+    });
+    return { id, apiKey: key.key, prefix: key.prefix };
+  }
+
+  async listKeys(accountId: string): Promise<ApiKeySummary[]> {
+    await this.requireAccount(accountId);
+    const rows = await listApiKeys(this.database.db, accountId);
+    return rows.map((row) => ({
+      id: row.id,
+      prefix: row.prefix,
+      label: row.label,
+      createdAt: row.created_at,
+      lastUsedAt: row.last_used_at,
+      revokedAt: row.revoked_at,
+    }));
+  }
+
+  async revokeKey(keyId: string, now = new Date()): Promise<void> {
+    const key = await findApiKeyById(this.database.db, keyId);
+    if (!key) throw new AccountError(`no API key with id ${keyId}`);
+    if (key.revoked_at) throw new AccountError(`API key ${keyId} was already revoked at ${key.revoked_at}`);
+    await revokeApiKey(this.database.db, keyId, toIso(now));
+  }
+
+  async authenticate(apiKey: string, now = new Date()): Promise<Authentication> {
+    if (!isWellFormedApiKey(apiKey)) return { ok: false, reason: "malformed" };
+    const key = await findApiKeyByHash(this.database.db, hashApiKey(apiKey));
+    if (!key) return { ok: false, reason: "unknown" };
+    if (key.revoked_at) return { ok: false, reason: "revoked" };
+    await touchApiKey(this.database.db, key.id, toIso(now), toIso(new Date(now.getTime() - 60_000)));
+    return { ok: true, accountId: key.account_id, keyId: key.id };
+  }
+}

@@ -1,0 +1,40 @@
+import { type PlanId, plans } from "@octavo/contracts";
+import { type Db, ledgerTotals, reservedCredits } from "@octavo/db";
+import { billingPeriodOf } from "./time.js";
+
+export interface Usage {
+  periodStart: string;
+  periodEnd: string;
+  /** The plan's monthly credits plus this month's grants and corrections. */
+  creditsIncluded: number;
+  creditsUsed: number;
+  creditsReserved: number;
+  creditsRemaining: number;
+  overageCredits: number;
+  overageCostUsd: number;
+}
+
+/**
+ * Credits of the calendar month: charged by finished jobs (ledger), held by unfinished ones
+ * (reservations), against the plan's allowance adjusted by grants and corrections.
+ */
+export async function usageOf(db: Db, accountId: string, plan: PlanId, now: Date): Promise<Usage> {
+  const period = billingPeriodOf(now);
+  const [totals, reserved] = await Promise.all([
+    ledgerTotals(db, accountId, period.start),
+    reservedCredits(db, accountId, period.start),
+  ]);
+  const included = Math.max(0, plans[plan].creditsPerMonth + totals.adjustments);
+  const overage = Math.max(0, totals.charged - included);
+  const rate = plans[plan].overageUsdPer1000Credits ?? 0;
+  return {
+    periodStart: period.start,
+    periodEnd: period.end,
+    creditsIncluded: included,
+    creditsUsed: totals.charged,
+    creditsReserved: reserved,
+    creditsRemaining: Math.max(0, included - totals.charged - reserved),
+    overageCredits: overage,
+    overageCostUsd: Math.round((overage * rate) / 10) / 100, // rate is per 1,000 credits; cents
+  };
+}

@@ -1,0 +1,30 @@
+import type { Job, JobErrorCode, OperationId, Output } from "@octavo/contracts";
+import type { JobFileRow, JobRow } from "@octavo/db";
+import type { FileLinkSigner } from "./file-links.js";
+
+/** The public Job resource (GET /v1/jobs/{id} and the webhook body), built from the rows. */
+export function jobView(job: JobRow, outputs: readonly JobFileRow[], links: FileLinkSigner, now: Date): Job {
+  const view: Job = {
+    id: job.id,
+    status: job.status,
+    progress: job.status === "done" ? 1 : job.progress,
+    operation: job.operation as OperationId,
+    credits: job.credits,
+    createdAt: job.created_at,
+  };
+  if (job.started_at) view.startedAt = job.started_at;
+  if (job.finished_at) view.finishedAt = job.finished_at;
+  if (job.status === "done") view.outputs = outputs.map((output) => outputView(output, links, now));
+  if (job.status === "failed") {
+    view.error = (job.error_code ?? "conversion_failed") as JobErrorCode;
+    view.message = job.error_message ?? "The job failed.";
+  }
+  return view;
+}
+
+function outputView(output: JobFileRow, links: FileLinkSigner, now: Date): Output {
+  const base = { name: output.name, size: output.size, contentType: output.content_type };
+  if (output.deleted_at) return { ...base, expired: true };
+  const link = links.sign(output.id, output.name, now);
+  return { ...base, url: link.url, urlExpiresAt: link.expiresAt, expired: false };
+}

@@ -1,0 +1,58 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
+import { Migrator } from "kysely/migration";
+import pg from "pg";
+import { migrationProvider } from "./migrations/index.js";
+import type { Database } from "./schema/index.js";
+
+export type DialectName = "sqlite" | "postgres";
+/** Repositories take either the database or an open transaction. */
+export type Db = Kysely<Database> | Transaction<Database>;
+
+export interface DatabaseHandle {
+  readonly db: Kysely<Database>;
+  readonly dialect: DialectName;
+  close(): Promise<void>;
+}
+
+/**
+ * `sqlite:<path>` (the single-machine default) or a `postgres://` URL (a fleet). Nothing else in the
+ * code base knows which one is behind the handle.
+ */
+export function createDatabase(url: string): DatabaseHandle {
+  if (url.startsWith("sqlite:")) {
+    const path = url.slice("sqlite:".length);
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    const database = new SQLite(path);
+    // WAL lets the CLI and a running server share the file; busy_timeout waits out short locks.
+    database.pragma("journal_mode = WAL");
+    database.pragma("synchronous = NORMAL");
+    database.pragma("busy_timeout = 5000");
+    database.pragma("foreign_keys = ON");
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    return { db, dialect: "sqlite", close: () => db.destroy() };
+  }
+  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: "postgres", close: () => db.destroy() };
+  }
+  throw new Error("database URL must start with sqlite: or postgres://");
+}
+
+/** Applies every pending migration; safe to run on every start and from several processes. */
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  const migrator = new Migrator({ db: handle.db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? [])
+    .filter((result) => result.status === "Success")
+    .map((result) => result.migrationName);
+}
+
+/** Readiness: one round trip. */
+export async function pingDatabase(handle: DatabaseHandle): Promise<void> {
+  await sql`select 1`.execute(handle.db);
+}

@@ -1,0 +1,22 @@
+import type { Insertable, Selectable } from "kysely";
+import type { Db } from "../database.js";
+import type { AccountsTable } from "../schema/index.js";
+
+export type AccountRow = Selectable<AccountsTable>;
+
+export async function insertAccount(db: Db, row: Insertable<AccountsTable>): Promise<void> {
+  await db.insertInto("accounts").values(row).execute();
+}
+
+export function findAccountById(db: Db, id: string): Promise<AccountRow | undefined> {
+  return db.selectFrom("accounts").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export function findAccountByEmail(db: Db, email: string): Promise<AccountRow | undefined> {
+  return db.selectFrom("accounts").selectAll().where("email", "=", email).executeTakeFirst();
+}
+
+export async function updateAccountPlan(db: Db, id: string, plan: string): Promise<boolean> {
+  const result = await db.updateTable("accounts").set({ plan }).where("id", "=", id).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -1,0 +1,146 @@
+import type { Insertable, Selectable } from "kysely";
+import type { Db } from "../database.js";
+import type { JobFileRole, JobFilesTable, JobsTable } from "../schema/index.js";
+
+export type JobRow = Selectable<JobsTable>;
+export type JobFileRow = Selectable<JobFilesTable>;
+
+const UNFINISHED = ["queued", "active"] as const;
+
+export async function insertJob(
+  db: Db,
+  job: Insertable<JobsTable>,
+  files: Insertable<JobFilesTable>[],
+): Promise<void> {
+  await db.insertInto("jobs").values(job).execute();
+  if (files.length > 0) await db.insertInto("job_files").values(files).execute();
+}
+
+export function findJob(db: Db, id: string): Promise<JobRow | undefined> {
+  return db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export function findJobForAccount(db: Db, id: string, accountId: string): Promise<JobRow | undefined> {
+  return db
+    .selectFrom("jobs")
+    .selectAll()
+    .where("id", "=", id)
+    .where("account_id", "=", accountId)
+    .executeTakeFirst();
+}
+
+export function listJobFiles(db: Db, jobId: string, role: JobFileRole): Promise<JobFileRow[]> {
+  return db
+    .selectFrom("job_files")
+    .selectAll()
+    .where("job_id", "=", jobId)
+    .where("role", "=", role)
+    .orderBy("position", "asc")
+    .execute();
+}
+
+export function findJobFile(db: Db, id: string): Promise<JobFileRow | undefined> {
+  return db.selectFrom("job_files").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** queued → active, or active again when a job is re-delivered after its worker died. */
+export async function markJobActive(db: Db, id: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable("jobs")
+    .set((eb) => ({
+      status: "active",
+      started_at: eb.fn.coalesce("started_at", eb.val(now)),
+      attempts: eb("attempts", "+", 1),
+    }))
+    .where("id", "=", id)
+    .where("status", "in", UNFINISHED)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function updateJobProgress(db: Db, id: string, progress: number): Promise<void> {
+  await db
+    .updateTable("jobs")
+    .set({ progress })
+    .where("id", "=", id)
+    .where("status", "=", "active")
+    .execute();
+}
+
+/**
+ * The one transition to a final state. It only happens from queued/active, so a job finished twice
+ * (a re-delivered job, a late duplicate) changes nothing the second time: false is returned.
+ */
+export async function finishJob(
+  db: Db,
+  id: string,
+  change: Pick<JobsTable, "status" | "finished_at"> &
+    Partial<Pick<JobsTable, "error_code" | "error_message" | "engine" | "progress">>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("jobs")
+    .set(change)
+    .where("id", "=", id)
+    .where("status", "in", UNFINISHED)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function insertJobFiles(db: Db, files: Insertable<JobFilesTable>[]): Promise<void> {
+  if (files.length > 0) await db.insertInto("job_files").values(files).execute();
+}
+
+export async function markJobFilesDeleted(db: Db, ids: readonly string[], now: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable("job_files").set({ deleted_at: now }).where("id", "in", ids).execute();
+}
+
+/** Credits held by the account's unfinished jobs of a period. */
+export async function reservedCredits(db: Db, accountId: string, periodStart: string): Promise<number> {
+  const row = await db
+    .selectFrom("jobs")
+    .select((eb) => eb.fn.sum<number | string>("credits").as("total"))
+    .where("account_id", "=", accountId)
+    .where("period_start", "=", periodStart)
+    .where("status", "in", UNFINISHED)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
+/** Stored outputs of jobs that finished before `finishedBefore`, oldest first. */
+export function findExpiredOutputs(db: Db, finishedBefore: string, limit: number): Promise<JobFileRow[]> {
+  return db
+    .selectFrom("job_files")
+    .innerJoin("jobs", "jobs.id", "job_files.job_id")
+    .selectAll("job_files")
+    .where("job_files.role", "=", "output")
+    .where("job_files.deleted_at", "is", null)
+    .where("jobs.finished_at", "<", finishedBefore)
+    .orderBy("jobs.finished_at", "asc")
+    .limit(limit)
+    .execute();
+}
+
+/** Stored inputs of jobs that have ended; normally deleted at once, this sweeps up after a crash. */
+export function findLeftoverInputs(db: Db, limit: number): Promise<JobFileRow[]> {
+  return db
+    .selectFrom("job_files")
+    .innerJoin("jobs", "jobs.id", "job_files.job_id")
+    .selectAll("job_files")
+    .where("job_files.role", "=", "input")
+    .where("job_files.deleted_at", "is", null)
+    .where("jobs.status", "in", ["done", "failed"])
+    .limit(limit)
+    .execute();
+}
+
+/** Unfinished jobs created before the cut-off: no job may stay queued or active forever. */
+export function findOverdueJobs(db: Db, createdBefore: string, limit: number): Promise<JobRow[]> {
+  return db
+    .selectFrom("jobs")
+    .selectAll()
+    .where("status", "in", UNFINISHED)
+    .where("created_at", "<", createdBefore)
+    .limit(limit)
+    .execute();
+}

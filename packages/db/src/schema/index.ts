@@ -1,0 +1,90 @@
+import type { Generated } from "kysely";
+
+/**
+ * Portable column types: text UUIDs, ISO-8601 UTC timestamps as text (they sort correctly and read
+ * the same on SQLite and PostgreSQL), JSON as text, integers for counts and flags.
+ */
+export interface AccountsTable {
+  id: string;
+  email: string;
+  plan: string;
+  /** Encrypted with the server's secret key (AES-256-GCM); see @octavo/core secret-box. */
+  webhook_secret: string;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  /** The first characters of the key, shown to identify it (`svc_live_AbCd1234`). */
+  prefix: string;
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  hash: string;
+  label: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export type JobStatus = "queued" | "active" | "done" | "failed";
+
+export interface JobsTable {
+  id: string;
+  account_id: string;
+  operation: string;
+  /** Validated options with defaults applied, as JSON. */
+  options: string;
+  status: JobStatus;
+  progress: number;
+  credits: number;
+  /** First day of the calendar month (UTC) whose credits the job reserves and is charged to. */
+  period_start: string;
+  error_code: string | null;
+  error_message: string | null;
+  /** The engine that produced the result (recorded for support and bake-offs). */
+  engine: string | null;
+  webhook_url: string | null;
+  /** How many times a worker started the job (more than one after a worker died). */
+  attempts: Generated<number>;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export type JobFileRole = "input" | "output";
+
+export interface JobFilesTable {
+  id: string;
+  job_id: string;
+  role: JobFileRole;
+  position: number;
+  name: string;
+  size: number;
+  content_type: string;
+  storage_key: string;
+  /** Set when the stored object was deleted (inputs after the run, outputs after the result TTL). */
+  deleted_at: string | null;
+  created_at: string;
+}
+
+export type LedgerKind = "charge" | "adjustment";
+
+export interface CreditLedgerTable {
+  id: string;
+  account_id: string;
+  period_start: string;
+  kind: LedgerKind;
+  /** charge: credits used by a finished job (positive). adjustment: a grant (+) or correction (-). */
+  amount: number;
+  job_id: string | null;
+  reason: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  jobs: JobsTable;
+  job_files: JobFilesTable;
+  credit_ledger: CreditLedgerTable;
+}

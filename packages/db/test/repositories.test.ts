@@ -1,0 +1,168 @@
+import { createTestDatabase, type DatabaseKind, type TempResource } from "@octavo/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createDatabase,
+  type DatabaseHandle,
+  findApiKeyByHash,
+  findJob,
+  finishJob,
+  insertAccount,
+  insertApiKey,
+  insertJob,
+  insertLedgerEntry,
+  ledgerTotals,
+  listJobFiles,
+  markJobActive,
+  migrateToLatest,
+  pingDatabase,
+  reservedCredits,
+  revokeApiKey,
+} from "../src/index.js";
+
+const now = "2026-11-23T10:00:00.000Z";
+const period = "2026-11-01T00:00:00.000Z";
+
+describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind) => {
+  let resource: TempResource;
+  let handle: DatabaseHandle;
+
+  beforeAll(async () => {
+    resource = await createTestDatabase(kind);
+    handle = createDatabase(resource.url);
+    expect(await migrateToLatest(handle)).toEqual(["001-initial"]);
+    // A second run finds nothing to do.
+    expect(await migrateToLatest(handle)).toEqual([]);
+    await insertAccount(handle.db, {
+      id: "a1",
+      email: "a@example.com",
+      plan: "free",
+      webhook_secret: "x",
+      created_at: now,
+    });
+  });
+
+  afterAll(async () => {
+    await handle?.close();
+    await resource?.dispose();
+  });
+
+  it("answers a ping and reports its dialect", async () => {
+    await pingDatabase(handle);
+    expect(handle.dialect).toBe(kind);
+  });
+
+  it("finds a key by hash and revokes it once", async () => {
+    await insertApiKey(handle.db, {
+      id: "k1",
+      account_id: "a1",
+      prefix: "svc_live_abcd",
+      hash: "h1",
+      label: null,
+      created_at: now,
+    });
+    expect((await findApiKeyByHash(handle.db, "h1"))?.account_id).toBe("a1");
+    expect(await revokeApiKey(handle.db, "k1", now)).toBe(true);
+    expect(await revokeApiKey(handle.db, "k1", now)).toBe(false);
+    expect((await findApiKeyByHash(handle.db, "h1"))?.revoked_at).toBe(now);
+  });
+
+  it("moves a job through its states exactly once and sums reservations", async () => {
+    await insertJob(
+      handle.db,
+      {
+        id: "j1",
+        account_id: "a1",
+        operation: "merge",
+        options: "{}",
+        status: "queued",
+        progress: 0,
+        credits: 3,
+        period_start: period,
+        error_code: null,
+        error_message: null,
+        engine: null,
+        webhook_url: null,
+        created_at: now,
+        started_at: null,
+        finished_at: null,
+      },
+      [
+        {
+          id: "f1",
+          job_id: "j1",
+          role: "input",
+          position: 0,
+          name: "a.pdf",
+          size: 10,
+          content_type: "application/pdf",
+          storage_key: "jobs/j1/inputs/0",
+          deleted_at: null,
+          created_at: now,
+        },
+      ],
+    );
+    expect(await reservedCredits(handle.db, "a1", period)).toBe(3);
+    expect(await markJobActive(handle.db, "j1", now)).toBe(true);
+    expect(await markJobActive(handle.db, "j1", "2026-11-23T10:00:05.000Z")).toBe(true); // re-delivery
+    const active = await findJob(handle.db, "j1");
+    expect(active?.attempts).toBe(2);
+    expect(active?.started_at).toBe(now); // the first start is kept
+
+    expect(await finishJob(handle.db, "j1", { status: "done", finished_at: now, progress: 1 })).toBe(true);
+    expect(await finishJob(handle.db, "j1", { status: "failed", finished_at: now })).toBe(false);
+    expect((await findJob(handle.db, "j1"))?.status).toBe("done");
+    expect(await reservedCredits(handle.db, "a1", period)).toBe(0);
+    expect(await markJobActive(handle.db, "j1", now)).toBe(false);
+    expect((await listJobFiles(handle.db, "j1", "input")).map((file) => file.name)).toEqual(["a.pdf"]);
+  });
+
+  it("charges a job at most once and totals the ledger per period", async () => {
+    await insertLedgerEntry(handle.db, {
+      id: "l1",
+      account_id: "a1",
+      period_start: period,
+      kind: "charge",
+      amount: 3,
+      job_id: "j1",
+      reason: null,
+      created_at: now,
+    });
+    await expect(
+      insertLedgerEntry(handle.db, {
+        id: "l2",
+        account_id: "a1",
+        period_start: period,
+        kind: "charge",
+        amount: 3,
+        job_id: "j1",
+        reason: null,
+        created_at: now,
+      }),
+    ).rejects.toThrow();
+    await insertLedgerEntry(handle.db, {
+      id: "l3",
+      account_id: "a1",
+      period_start: period,
+      kind: "adjustment",
+      amount: 50,
+      job_id: null,
+      reason: "goodwill",
+      created_at: now,
+    });
+    await insertLedgerEntry(handle.db, {
+      id: "l4",
+      account_id: "a1",
+      period_start: period,
+      kind: "adjustment",
+      amount: -5,
+      job_id: null,
+      reason: "correction",
+      created_at: now,
+    });
+    expect(await ledgerTotals(handle.db, "a1", period)).toEqual({ charged: 3, adjustments: 45 });
+    expect(await ledgerTotals(handle.db, "a1", "2026-10-01T00:00:00.000Z")).toEqual({
+      charged: 0,
+      adjustments: 0,
+    });
+  });
+});

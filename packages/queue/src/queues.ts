@@ -1,0 +1,75 @@
+import { type JobsOptions, Queue } from "bullmq";
+import type { Redis } from "ioredis";
+
+/** The job-finished webhooks have their own queue and their own workers. */
+export const WEBHOOK_QUEUE = "webhooks";
+/** Cluster-wide housekeeping (expired results), run by whichever worker takes it. */
+export const MAINTENANCE_QUEUE = "maintenance";
+
+/** Queue names must not contain ":" (BullMQ); operation ids are kebab-case already. */
+export function assertQueueName(name: string): void {
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new Error(`invalid queue name ${JSON.stringify(name)}`);
+}
+
+/**
+ * What travels on a queue: the job id and nothing else. Job state lives in the database, so a
+ * message can be delivered twice, or late, without harm.
+ */
+export interface JobMessage {
+  jobId: string;
+}
+
+const OPERATION_JOB_OPTIONS: JobsOptions = {
+  // A failing engine fails the job itself; only a dead worker (a stalled job) re-delivers it.
+  attempts: 1,
+  removeOnComplete: { age: 3_600, count: 10_000 },
+  removeOnFail: { age: 86_400, count: 10_000 },
+};
+
+/** Enqueues job ids, one BullMQ queue per operation, created on first use. */
+export class JobProducer {
+  private readonly queues = new Map<string, Queue<JobMessage>>();
+
+  constructor(
+    private readonly connection: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private queue(name: string): Queue<JobMessage> {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      assertQueueName(name);
+      queue = new Queue<JobMessage>(name, { connection: this.connection, prefix: this.prefix });
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  /** The BullMQ job id is our job id, so enqueueing the same job twice is a no-op while it is retained. */
+  async enqueue(
+    queueName: string,
+    jobId: string,
+    options: JobsOptions = OPERATION_JOB_OPTIONS,
+  ): Promise<void> {
+    await this.queue(queueName).add("run", { jobId }, { ...options, jobId });
+  }
+
+  /** A repeating job, scheduled once per cluster however many processes ask (BullMQ job scheduler). */
+  async scheduleRepeating(queueName: string, schedulerId: string, everyMs: number): Promise<void> {
+    await this.queue(queueName).upsertJobScheduler(
+      schedulerId,
+      { every: everyMs },
+      { name: schedulerId, data: { jobId: schedulerId } },
+    );
+  }
+
+  /** Workers connected to a queue right now (readiness: somebody will run what we enqueue). */
+  workerCount(queueName: string): Promise<number> {
+    return this.queue(queueName).getWorkersCount();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+    this.queues.clear();
+  }
+}

@@ -1,0 +1,37 @@
+import type { Readable } from "node:stream";
+
+/**
+ * Where job inputs and outputs live. Local disk on one machine; S3-compatible storage in a fleet.
+ * Keys are slash-separated paths such as `jobs/<jobId>/inputs/0`.
+ */
+export interface BlobStore {
+  /** Streams `body` into the store. Resolves once the whole object is durable. */
+  put(key: string, body: Readable | Uint8Array): Promise<{ size: number }>;
+  /** Copies a local file into the store. */
+  putFile(key: string, path: string): Promise<{ size: number }>;
+  /** A stream of the object. Rejects with BlobNotFoundError when it does not exist. */
+  get(key: string): Promise<Readable>;
+  /** Copies the object to a local file (engines work on files). */
+  getToFile(key: string, path: string): Promise<void>;
+  stat(key: string): Promise<{ size: number } | undefined>;
+  /** Deleting a missing object is not an error. */
+  delete(key: string): Promise<void>;
+  /** Throws when the store cannot be read and written (readiness probe). */
+  check(): Promise<void>;
+}
+
+export class BlobNotFoundError extends Error {
+  override readonly name = "BlobNotFoundError";
+  constructor(readonly key: string) {
+    super(`no stored object at ${key}`);
+  }
+}
+
+const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+
+/** Keys are built by octavo, never by clients; this guards against a bug turning into path traversal. */
+export function assertSafeKey(key: string): void {
+  if (!SAFE_KEY.test(key) || key.split("/").some((part) => part === "..")) {
+    throw new Error(`unsafe storage key: ${JSON.stringify(key)}`);
+  }
+}
