@@ -26,9 +26,12 @@ const HELP = `octavo: the PDF-processing API
 
 Settings come from OCTAVO_* environment variables (see README).`;
 
+/** parseArgs would read "-20" (a negative credit correction) as a flag; shield such numbers. */
+const NEGATIVE = "\u0000negative:";
+
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
+  const parsed = parseArgs({
+    args: argv.map((arg) => (/^-\d+$/.test(arg) ? `${NEGATIVE}${arg}` : arg)),
     allowPositionals: true,
     options: {
       email: { type: "string" },
@@ -39,7 +42,10 @@ async function main(argv: string[]): Promise<number> {
       help: { type: "boolean", short: "h" },
     },
   });
-  const [command, ...args] = positionals;
+  const { values } = parsed;
+  const [command, ...args] = parsed.positionals.map((arg) =>
+    arg.startsWith(NEGATIVE) ? arg.slice(NEGATIVE.length) : arg,
+  );
   if (values.help || command === undefined || command === "help") {
     process.stderr.write(`${HELP}\n`);
     return command === undefined && !values.help ? 2 : 0;

@@ -7,6 +7,7 @@ import { type JobFileRow, markJobFilesDeleted } from "@octavo/db";
 import { BlobNotFoundError } from "@octavo/storage";
 import type { WorkerContext } from "./context.js";
 import { runInSandbox } from "./sandbox/run-in-sandbox.js";
+import type { SandboxPool } from "./sandbox/sandbox-pool.js";
 
 const PROGRESS_WRITE_INTERVAL_MS = 500;
 
@@ -36,7 +37,11 @@ async function deleteInputs(ctx: WorkerContext, inputs: readonly JobFileRow[]): 
  * the sandbox, store the outputs, settle the job, delete the inputs. Engine problems end the job as
  * `failed`; only infrastructure errors (database, storage) throw, so the queue retries them.
  */
-export async function runJob(ctx: WorkerContext, jobId: string, signal?: AbortSignal): Promise<void> {
+export async function runJob(
+  ctx: WorkerContext,
+  jobId: string,
+  { pool, signal }: { pool: SandboxPool; signal?: AbortSignal },
+): Promise<void> {
   const started = await ctx.jobs.start(jobId);
   if (!started) return; // already finished: a duplicate or late delivery
   const { job, inputs } = started;
@@ -68,8 +73,8 @@ export async function runJob(ctx: WorkerContext, jobId: string, signal?: AbortSi
         workDir: join(workDir, "out"),
       },
       {
+        pool,
         timeoutMs: ctx.config.jobTimeoutSeconds * 1000,
-        maxHeapMb: 2048,
         onProgress: progressWriter(ctx, jobId),
         ...(signal ? { signal } : {}),
       },

@@ -5,6 +5,7 @@ import pLimit from "p-limit";
 import type { WorkerContext } from "./context.js";
 import { runJanitor } from "./janitor.js";
 import { runJob } from "./run-job.js";
+import { SandboxPool } from "./sandbox/sandbox-pool.js";
 
 export interface RunningWorkers {
   /** Stop taking jobs, let running ones finish within the deadline, then hand the rest back. */
@@ -30,6 +31,8 @@ export async function startWorkers(
   // Concurrency is per process across all its queues: each queue may take that many jobs, and the
   // engines run at most that many at once (the process's CPU share).
   const engineSlots = pLimit(ctx.config.workerConcurrency);
+  // The sandbox's V8 heap cap; native engine processes get their own limits from the engines' run().
+  const pool = new SandboxPool(2048);
 
   const onFailed = (job: Job<JobMessage> | undefined, error: Error) => {
     if (!job) return;
@@ -52,7 +55,7 @@ export async function startWorkers(
   for (const queue of queues) {
     const worker = new Worker<JobMessage>(
       queue,
-      (job) => engineSlots(() => runJob(ctx, job.data.jobId, shutdown.signal)),
+      (job) => engineSlots(() => runJob(ctx, job.data.jobId, { pool, signal: shutdown.signal })),
       {
         connection,
         prefix: ctx.config.queuePrefix,
@@ -87,6 +90,7 @@ export async function startWorkers(
       const timer = setTimeout(() => shutdown.abort(), deadlineMs);
       await graceful;
       clearTimeout(timer);
+      pool.close();
       connection.disconnect();
     },
   };

@@ -1,1 +1,21 @@
-export {};
+import { loadMupdf } from "./mupdf/load.js";
+
+export { doctor, type EngineComponent } from "./doctor.js";
+export { type JobErrorCode, JobFailure } from "./errors.js";
+export { merge } from "./operations/merge.js";
+export { type ProtectOptions, protect } from "./operations/protect.js";
+export { repair } from "./operations/repair.js";
+export { type RotateOptions, rotate } from "./operations/rotate.js";
+export { type SplitOptions, split } from "./operations/split.js";
+export { type UnlockOptions, unlock } from "./operations/unlock.js";
+export { type RunOptions, type RunResult, type RunSecrets, run, runDefaults } from "./run.js";
+export type { EngineContext, EngineInput, EngineOutput, EngineResult } from "./types.js";
+
+/** Loads the WASM engines ahead of the first job (a warm sandbox calls this while it waits). */
+export async function preloadEngines(): Promise<void> {
+  await loadMupdf();
+}
+
+/** The operations this package implements, by the contract's operation ids. */
+export const availableOperations = ["merge", "split", "rotate", "protect", "unlock", "repair"] as const;
+export type EngineOperationId = (typeof availableOperations)[number];

@@ -1,5 +1,5 @@
 import { mkdir } from "node:fs/promises";
-import { JobFailure } from "@octavo/engines";
+import { JobFailure, preloadEngines } from "@octavo/engines";
 import { killProcessTree } from "../process-tree.js";
 import { dispatch } from "./dispatch.js";
 import type { SandboxMessage, SandboxTask } from "./protocol.js";
@@ -34,11 +34,15 @@ function asFailure(error: unknown, fileName: string): JobFailure {
   });
 }
 
+// Load the engines while waiting for the task (a spare child is forked ahead of need).
+const warm = preloadEngines();
+
 process.once("message", (task: SandboxTask) => {
   const firstName = task.inputs[0]?.name ?? "the file";
   const work = async () => {
-    await mkdir(task.workDir, { recursive: true });
     try {
+      await warm;
+      await mkdir(task.workDir, { recursive: true });
       const result = await dispatch(task, {
         workDir: task.workDir,
         onProgress: (fraction) => void send({ type: "progress", fraction }),

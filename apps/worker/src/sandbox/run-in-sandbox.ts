@@ -1,15 +1,12 @@
-import { fork } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { killProcessTree } from "../process-tree.js";
 import type { SandboxMessage, SandboxResult, SandboxTask } from "./protocol.js";
+import type { SandboxPool } from "./sandbox-pool.js";
 
-const CHILD_ENTRY = fileURLToPath(new URL("./child.js", import.meta.url));
 const STDERR_CAP = 16 * 1024;
 
 export interface SandboxOptions {
+  pool: SandboxPool;
   timeoutMs: number;
-  /** V8 heap cap of the child; native engine processes get their own limits from the engines' run(). */
-  maxHeapMb: number;
   onProgress: (fraction: number) => void;
   /** Aborting kills the child and its tree (worker shutdown). */
   signal?: AbortSignal;
@@ -24,11 +21,7 @@ export function runInSandbox(
   options: SandboxOptions,
 ): Promise<SandboxResult & { stderr: string }> {
   return new Promise((resolve) => {
-    const child = fork(CHILD_ENTRY, [], {
-      execArgv: [`--max-old-space-size=${options.maxHeapMb}`],
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-      serialization: "advanced",
-    });
+    const child = options.pool.take();
     let stderr = "";
     let settled: (SandboxResult & { stderr: string }) | undefined;
     child.stderr?.setEncoding("utf8");

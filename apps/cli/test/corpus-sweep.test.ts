@@ -1,0 +1,225 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type CorpusEntry, corpusPath, readManifest } from "@octavo/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client, type JobBody } from "./support/client.js";
+import {
+  encryptionSummary,
+  isEncrypted,
+  pageCount,
+  pageRotations,
+  qpdfCheck,
+  requiresPassword,
+} from "./support/pdf-checks.js";
+import { type Stack, startStack } from "./support/stack.js";
+
+// Every relevant corpus file through the real API, workers and engines. Each job must end `done` with
+// its output checked by qpdf/poppler, or `failed` with the code listed here; nothing else passes.
+const manifest = readManifest();
+const pdfsOf = (category: string): CorpusEntry[] =>
+  manifest.filter((entry) => entry.category === category && entry.path.endsWith(".pdf"));
+const name = (entry: CorpusEntry): string => entry.path.split("/").pop() ?? entry.path;
+
+/** Files whose outcome is not "done with the manifest's page count", and why. */
+const UNLOCK_FAILURES: Record<string, string> = {
+  "cabinet_encryption_openpassword.pdf": "wrong_password", // its open password is not documented
+  "tika_testMicrosoftIRMServices.pdf": "conversion_failed", // IRM payload: no password can open it
+};
+const REPAIR_EXPECTED: Record<string, { code: string } | { pages: number }> = {
+  "ocrmypdf_invalid.pdf": { code: "invalid_input" }, // a header line and text: nothing to recover
+  "pdfjs_poppler-67295-0.pdf": { pages: 1 }, // claims 9 999 999 999 pages, holds one
+  "pdfjs_Pages-tree-refs.pdf": { pages: 1 }, // claims 2, holds one page and a loop
+  "pdfjs_issue9418.pdf": { pages: 1 }, // qpdf finds 0 pages; Ghostscript recovers the one page
+  "pikepdf_cyclic-toc.pdf": { pages: 1 }, // qpdf counts 0 through the cyclic tree; the page is there
+};
+/** Damaged page trees that only the repair operation (Ghostscript) recovers. */
+const NEEDS_REPAIR_FIRST = new Set([
+  "pdfjs_Pages-tree-refs.pdf",
+  "qpdf_pages-loop.pdf",
+  "pdfjs_issue9418.pdf",
+]);
+/** mislabeled/ PDFs that both parsers read whole despite the junk around their header. */
+const MISLABELED_BUT_READABLE = new Set([
+  "pdfjs_issue6069.pdf",
+  "tika_testPDF_bom.pdf",
+  "pdfjs_bug1606566.pdf",
+]);
+
+describe("the six operations over the corpus, through the API (PostgreSQL, supervised Redis)", () => {
+  let stack: Stack;
+  let client: Client;
+  let scratch: string;
+
+  async function submit(path: string, files: CorpusEntry[], options?: unknown): Promise<JobBody> {
+    const created = await client.postFiles(
+      path,
+      files.map((file) => ({ path: corpusPath(file.path) })),
+      options,
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    return client.waitForJob(created.body.id as string, 180_000);
+  }
+
+  async function downloadAll(job: JobBody): Promise<string[]> {
+    const dir = await mkdtemp(join(scratch, "out-"));
+    const paths: string[] = [];
+    for (const [index, output] of (job.outputs ?? []).entries()) {
+      const { status, bytes } = await client.download(output.url ?? "");
+      expect(status).toBe(200);
+      const path = join(dir, `${index}.pdf`);
+      await writeFile(path, bytes);
+      paths.push(path);
+    }
+    return paths;
+  }
+
+  /** Runs `work` over the entries a few at a time: enough to keep both workers busy. */
+  async function each<T>(entries: T[], work: (entry: T) => Promise<void>): Promise<void> {
+    const queue = [...entries];
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let entry = queue.shift(); entry !== undefined; entry = queue.shift()) await work(entry);
+      }),
+    );
+  }
+
+  beforeAll(async () => {
+    stack = await startStack({ database: "postgres", redis: "supervised" });
+    client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
+    scratch = await mkdtemp(join(tmpdir(), "octavo-sweep-"));
+  });
+  afterAll(async () => {
+    await stack?.close();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("unlocks every encrypted file with its password", async () => {
+    await each(pdfsOf("encrypted"), async (entry) => {
+      const job = await submit("/v1/unlock", [entry], { password: entry.userPassword ?? "not-the-password" });
+      const expectedFailure = UNLOCK_FAILURES[name(entry)];
+      if (expectedFailure) {
+        expect(job, entry.path).toMatchObject({ status: "failed", error: expectedFailure });
+        return;
+      }
+      expect(job.status, `${entry.path}: ${job.message}`).toBe("done");
+      const [output = ""] = await downloadAll(job);
+      expect(await isEncrypted(output), entry.path).toBe(false);
+      expect(await pageCount(output), entry.path).toBe(entry.pages);
+    });
+  }, 600_000);
+
+  it("refuses a wrong password, and accepts an R6 password as typed (SASLprep)", async () => {
+    const r6 = manifest.find((entry) => entry.path === "encrypted/pypdf_r6-both-passwords.pdf");
+    const saslprep = manifest.find((entry) => entry.path === "encrypted/pdfjs_saslprep-r6.pdf");
+    if (!r6 || !saslprep) throw new Error("corpus files missing");
+    expect(await submit("/v1/unlock", [r6], { password: "guess" })).toMatchObject({
+      status: "failed",
+      error: "wrong_password",
+    });
+    expect((await submit("/v1/unlock", [saslprep], { password: "S\u00aaSL\u00adprep" })).status).toBe("done");
+  });
+
+  it("fails every encrypted input of the other operations with password_required", async () => {
+    await each(pdfsOf("encrypted"), async (entry) => {
+      const job = await submit("/v1/rotate", [entry]);
+      const expected =
+        name(entry) === "tika_testMicrosoftIRMServices.pdf" ? "conversion_failed" : "password_required";
+      expect(job, entry.path).toMatchObject({ status: "failed", error: expected });
+      expect(job.message?.length).toBeGreaterThan(20);
+    });
+  }, 600_000);
+
+  it("repairs every damaged PDF into one that passes qpdf --check, or says it is beyond repair", async () => {
+    await each(pdfsOf("broken"), async (entry) => {
+      const job = await submit("/v1/repair", [entry]);
+      const expected = REPAIR_EXPECTED[name(entry)] ?? { pages: entry.pages ?? -1 };
+      if ("code" in expected) {
+        expect(job, entry.path).toMatchObject({ status: "failed", error: expected.code });
+        return;
+      }
+      expect(job.status, `${entry.path}: ${job.message}`).toBe("done");
+      const [output = ""] = await downloadAll(job);
+      expect([0, 3], entry.path).toContain(await qpdfCheck(output));
+      expect(await pageCount(output), entry.path).toBe(expected.pages);
+    });
+  }, 600_000);
+
+  it("rotates, splits and protects every general PDF, and merges them in pairs", async () => {
+    const general = pdfsOf("general");
+    await each(general, async (entry) => {
+      const input = corpusPath(entry.path);
+      const before = await pageRotations(input);
+
+      const rotated = await submit("/v1/rotate", [entry], { angle: 90 });
+      expect(rotated.status, `${entry.path}: ${rotated.message}`).toBe("done");
+      const [rotatedFile = ""] = await downloadAll(rotated);
+      expect(await pageRotations(rotatedFile), entry.path).toEqual(before.map((angle) => (angle + 90) % 360));
+
+      const split = await submit("/v1/split", [entry]);
+      expect(split.status, `${entry.path}: ${split.message}`).toBe("done");
+      expect(split.outputs, entry.path).toHaveLength(entry.pages ?? -1);
+      expect(split.outputs?.[0]?.name).toBe(name(entry).replace(/\.pdf$/, "-p1.pdf"));
+
+      const protectedJob = await submit("/v1/protect", [entry], {
+        userPassword: "open sesame",
+        allowPrinting: false,
+      });
+      expect(protectedJob.status, `${entry.path}: ${protectedJob.message}`).toBe("done");
+      const [locked = ""] = await downloadAll(protectedJob);
+      expect(await requiresPassword(locked), entry.path).toBe(true);
+      expect(await encryptionSummary(locked, "open sesame")).toMatch(/R = 6/);
+      expect(await pageCount(locked, "open sesame"), entry.path).toBe(entry.pages);
+    });
+
+    const pairs = general.flatMap((entry, index) =>
+      index % 2 === 0 && general[index + 1] ? [[entry, general[index + 1] as CorpusEntry]] : [],
+    );
+    await each(pairs, async (pair) => {
+      const merged = await submit("/v1/merge", pair);
+      expect(merged.status, `${pair[0]?.path}: ${merged.message}`).toBe("done");
+      const [output = ""] = await downloadAll(merged);
+      expect(await pageCount(output)).toBe((pair[0]?.pages ?? 0) + (pair[1]?.pages ?? 0));
+    });
+  }, 1_200_000);
+
+  it("sends damaged page trees to repair, and refuses files that are not PDFs", async () => {
+    const damaged = pdfsOf("broken").filter((entry) => NEEDS_REPAIR_FIRST.has(name(entry)));
+    await each(damaged, async (entry) => {
+      const job = await submit("/v1/split", [entry]);
+      expect(job, entry.path).toMatchObject({ status: "failed", error: "invalid_input" });
+      expect(job.message).toMatch(/repair/);
+    });
+    await each(pdfsOf("mislabeled"), async (entry) => {
+      const job = await submit("/v1/rotate", [entry]);
+      if (MISLABELED_BUT_READABLE.has(name(entry))) {
+        expect(job.status, `${entry.path}: ${job.message}`).toBe("done");
+      } else {
+        expect(job, entry.path).toMatchObject({ status: "failed", error: "invalid_input" });
+      }
+    });
+    const notPdf = manifest.find(
+      (entry) => entry.path === "mislabeled/samplefiles_minimal-document_pdf_renamed.docx",
+    );
+    if (!notPdf) throw new Error("corpus file missing");
+    const refused = await client.postFiles("/v1/rotate", [{ path: corpusPath(notPdf.path) }]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe("invalid_input");
+  }, 600_000);
+
+  it("never leaves a job unfinished or an input stored", async () => {
+    const unfinished = await stack.runtime.database.db
+      .selectFrom("jobs")
+      .select("id")
+      .where("status", "in", ["queued", "active"])
+      .execute();
+    expect(unfinished).toEqual([]);
+    const stored = await stack.runtime.database.db
+      .selectFrom("job_files")
+      .select("id")
+      .where("role", "=", "input")
+      .where("deleted_at", "is", null)
+      .execute();
+    expect(stored).toEqual([]);
+  });
+});

@@ -1,0 +1,130 @@
+import { setTimeout as delay } from "node:timers/promises";
+import { corpusPath } from "@octavo/testing";
+import { runJanitor } from "@octavo/worker";
+import { afterEach, describe, expect, it } from "vitest";
+import { Client } from "./support/client.js";
+import { processesMatching } from "./support/processes.js";
+import { type Stack, startStack } from "./support/stack.js";
+
+const small = corpusPath("general/samplefiles_pdflatex-outline.pdf");
+const big = corpusPath("general/govdocs_error_set_2_064034.pdf");
+
+describe("the job lifecycle", () => {
+  let stack: Stack | undefined;
+  afterEach(async () => {
+    await stack?.close();
+    stack = undefined;
+  });
+
+  it("kills a job that passes the timeout, with its whole process tree, and charges nothing", async () => {
+    stack = await startStack({
+      database: "sqlite",
+      redis: "supervised",
+      env: { OCTAVO_JOB_TIMEOUT_SECONDS: "1" },
+    });
+    const { apiKey } = await stack.createAccount("business");
+    const client = new Client(stack.baseUrl, apiKey);
+    const files = Array.from({ length: 20 }, (_, index) => ({ path: big, name: `part-${index}.pdf` }));
+    const created = await client.postFiles("/v1/merge", files);
+    const job = await client.waitForJob(created.body.id as string);
+    expect(job).toMatchObject({ status: "failed", error: "timeout" });
+    expect(job.message).toMatch(/longer than/);
+    expect(processesMatching("sandbox/child.js")).toEqual([]);
+    expect((await client.get("/v1/account")).body).toMatchObject({ creditsUsed: 0, creditsReserved: 0 });
+  });
+
+  it("deletes inputs once the job has run and results after their TTL; the job then says they expired", async () => {
+    stack = await startStack({
+      database: "sqlite",
+      redis: "supervised",
+      env: { OCTAVO_RESULT_TTL_SECONDS: "1" },
+    });
+    const { apiKey } = await stack.createAccount("free");
+    const client = new Client(stack.baseUrl, apiKey);
+    const created = await client.postFiles("/v1/rotate", [{ path: small }]);
+    const jobId = created.body.id as string;
+    const done = await client.waitForJob(jobId);
+    expect(done.status).toBe("done");
+    const [input] = await stack.runtime.jobs.files(jobId, "input");
+    expect(input?.deleted_at).not.toBeNull();
+    expect(await stack.runtime.store.stat(input?.storage_key ?? "")).toBeUndefined();
+
+    const url = done.outputs?.[0]?.url ?? "";
+    expect((await client.download(url)).status).toBe(200);
+    await delay(1_100); // the result TTL under test
+    const swept = await runJanitor({ ...stack.runtime });
+    expect(swept.expired).toBe(1);
+
+    const after = (await client.get(`/v1/jobs/${jobId}`)).body;
+    expect(after.status).toBe("done");
+    expect(after.outputs).toEqual([expect.objectContaining({ expired: true })]);
+    expect((after.outputs as { url?: string }[])[0]?.url).toBeUndefined();
+    const gone = await client.download(url);
+    expect(gone.status).toBe(410);
+    expect(JSON.parse(gone.bytes.toString())).toMatchObject({ error: "result_expired" });
+  });
+
+  it("expires download links; reading the job again gives a fresh one", async () => {
+    stack = await startStack({
+      database: "sqlite",
+      redis: "supervised",
+      env: { OCTAVO_LINK_TTL_SECONDS: "1" },
+    });
+    const { apiKey } = await stack.createAccount("free");
+    const client = new Client(stack.baseUrl, apiKey);
+    const created = await client.postFiles("/v1/rotate", [{ path: small }]);
+    const done = await client.waitForJob(created.body.id as string);
+    const first = done.outputs?.[0]?.url ?? "";
+    await delay(2_100); // the link TTL under test, rounded to whole seconds
+    const stale = await client.download(first);
+    expect(stale.status).toBe(403);
+    expect(JSON.parse(stale.bytes.toString())).toMatchObject({ error: "link_expired" });
+    const again = await client.waitForJob(created.body.id as string);
+    expect((await client.download(again.outputs?.[0]?.url ?? "")).status).toBe(200);
+  });
+
+  it("never lets concurrent requests overrun a Free plan's credits", async () => {
+    stack = await startStack({ database: "postgres", redis: "shared" });
+    const { apiKey, accountId } = await stack.createAccount("free");
+    await stack.runtime.accounts.adjustCredits(accountId, -97, "test: leave 3 credits");
+    const client = new Client(stack.baseUrl, apiKey);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => client.postFiles("/v1/rotate", [{ path: small }])),
+    );
+    const accepted = answers.filter((answer) => answer.status === 202);
+    const refused = answers.filter((answer) => answer.status === 402);
+    expect(accepted).toHaveLength(3);
+    expect(refused).toHaveLength(3);
+    expect(refused[0]?.body).toMatchObject({ error: "quota_exceeded" });
+    for (const answer of accepted) await client.waitForJob(answer.body.id as string);
+    expect((await client.get("/v1/account")).body).toMatchObject({ creditsUsed: 3, creditsRemaining: 0 });
+    const oneMore = await client.postFiles("/v1/rotate", [{ path: small }]);
+    expect(oneMore.status).toBe(402);
+  });
+});
+
+describe("the queue", () => {
+  it("keeps no job queued forever: the janitor re-enqueues a job that never reached Redis", async () => {
+    const stack = await startStack({ database: "sqlite", redis: "supervised", workers: false });
+    try {
+      const { apiKey } = await stack.createAccount("free");
+      const client = new Client(stack.baseUrl, apiKey);
+      const created = await client.postFiles("/v1/rotate", [{ path: small }]);
+      const jobId = created.body.id as string;
+      // Simulate a lost enqueue: remove the message, as if Redis had been down at the time.
+      await stack.runtime.producerConnection.del(`${stack.config.queuePrefix}:rotate:${jobId}`);
+      await stack.runtime.producerConnection.lrem(`${stack.config.queuePrefix}:rotate:wait`, 0, jobId);
+      const later = new Date(Date.now() + 120_000);
+      expect((await runJanitor({ ...stack.runtime }, later)).requeued).toBe(1);
+      const { startWorkers } = await import("@octavo/worker");
+      const workers = await startWorkers({ ...stack.runtime }, ["rotate"]);
+      try {
+        expect((await client.waitForJob(jobId)).status).toBe("done");
+      } finally {
+        await workers.close();
+      }
+    } finally {
+      await stack.close();
+    }
+  });
+});

@@ -1,0 +1,57 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+
+export const cliMain = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "dist", "main.js");
+export const cliLauncher = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "bin", "octavo.mjs");
+
+/** `octavo <args>` as a separate process with the given environment, its output kept for failures. */
+export function spawnOctavo(
+  args: string[],
+  env: Record<string, string>,
+): ChildProcess & { output: () => string } {
+  const child = spawn(process.execPath, [cliMain, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  return Object.assign(child, { output: () => output });
+}
+
+/** Pids of live processes whose command line contains `fragment`. */
+export function processesMatching(fragment: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ");
+      const state = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.[0];
+      if (cmdline.includes(fragment) && state !== "Z") pids.push(Number(entry));
+    } catch {
+      // exited while listing
+    }
+  }
+  return pids;
+}
+
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await delay(20);
+  }
+}

@@ -1,0 +1,94 @@
+import { join } from "node:path";
+import { JobFailure } from "../errors.js";
+import { openPdf, type PdfDocument } from "../mupdf/document.js";
+import { loadMupdf } from "../mupdf/load.js";
+import { copyOutline } from "../mupdf/outline-copy.js";
+import { displayName } from "../names.js";
+import { badOutput, reportProgress, runOperation } from "../operation.js";
+import { qpdfPageCount } from "../qpdf.js";
+import { needsRepair, openSource } from "../source.js";
+import { type EngineContext, type EngineInput, type EngineResult, pdfContentType } from "../types.js";
+import { freshDir } from "../workspace.js";
+
+/**
+ * Joins the inputs in the order given with MuPDF, keeping every input's bookmarks, each re-aimed at its
+ * page in the merged file. An input whose bookmarks loop keeps its pages and loses its bookmarks.
+ */
+export async function merge(inputs: EngineInput[], ctx: EngineContext): Promise<EngineResult> {
+  const label = inputs.map((input) => displayName(input.name)).join(", ");
+  return runOperation(ctx, label, async (scratchDir) => {
+    if (inputs.length === 0) throw new JobFailure("invalid_input", "Merge needs at least one PDF.");
+    const mupdf = await loadMupdf();
+    const merged = new mupdf.PDFDocument();
+    const outline = merged.outlineIterator();
+    const warnings: string[] = [];
+    let pages = 0;
+    try {
+      for (const [index, input] of inputs.entries()) {
+        const name = displayName(input.name);
+        const source = await openSource(input, await freshDir(scratchDir, "input"), ctx.signal);
+        warnings.push(...source.warnings);
+        const doc = await openPdf(source.path);
+        try {
+          appendPages(merged, doc, name, ctx.signal);
+          const copy = copyOutline(merged, outline, doc, pages);
+          if ("skipped" in copy) warnings.push(`The bookmarks of ${name} were left out: ${copy.skipped}.`);
+        } finally {
+          doc.destroy();
+        }
+        pages += source.pages;
+        reportProgress(ctx, ((index + 1) / inputs.length) * 0.9);
+      }
+      const output = join(await freshDir(ctx.workDir, "merge"), "merged.pdf");
+      merged.save(output, "garbage=compact,compress");
+      await requirePages(output, pages, label, ctx.signal);
+      return {
+        outputs: [{ path: output, name: "merged.pdf", contentType: pdfContentType }],
+        engine: "mupdf",
+        warnings,
+      };
+    } finally {
+      outline.destroy();
+      merged.destroy();
+    }
+  });
+}
+
+function appendPages(
+  merged: PdfDocument,
+  doc: PdfDocument,
+  name: string,
+  signal: AbortSignal | undefined,
+): void {
+  // One graft map per input, so objects its pages share (fonts, images) are copied once.
+  const graft = merged.newGraftMap();
+  try {
+    const count = doc.countPages();
+    for (let page = 0; page < count; page += 1) {
+      signal?.throwIfAborted();
+      graft.graftPage(-1, doc, page);
+    }
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw needsRepair(name, (error as Error).message);
+  } finally {
+    graft.destroy();
+  }
+}
+
+/** qpdf, the second parser, must count every page MuPDF wrote. */
+async function requirePages(
+  path: string,
+  expected: number,
+  label: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  const counted = await qpdfPageCount(path, { signal });
+  if (counted.pages !== expected) {
+    throw badOutput(
+      label,
+      `the merged file has ${counted.pages ?? "no readable"} pages instead of ${expected}`,
+      counted.stderr,
+    );
+  }
+}

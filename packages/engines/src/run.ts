@@ -1,0 +1,164 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CappedText } from "./capped-text.js";
+
+/** Limits every spawned engine gets unless the caller says otherwise. */
+export const runDefaults = {
+  timeoutMs: 120_000,
+  memoryBytes: 2 * 1024 ** 3,
+  maxOutputBytes: 256 * 1024,
+} as const;
+
+export interface RunSecrets {
+  /** Directory for the 0600 secret files, normally the job's work dir. */
+  dir: string;
+  /** Each value is written to its own file; `{{name}}` in an argument becomes that file's path. */
+  files: Record<string, string>;
+}
+
+export interface RunOptions {
+  /** Kill the whole process group after this long (default 120 s). */
+  timeoutMs?: number;
+  /** Aborting kills the whole process group. */
+  signal?: AbortSignal | undefined;
+  /** Address-space limit through `prlimit --as`; `null` runs without prlimit (default 2 GiB). */
+  memoryBytes?: number | null;
+  /** CPU-seconds limit through `prlimit --cpu` (default: the timeout, rounded up). */
+  cpuSeconds?: number;
+  /** Bytes kept of stdout and of stderr each; the rest is counted and dropped (default 256 KiB). */
+  maxOutputBytes?: number;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Secrets passed as files instead of argv, which any local user can read in /proc. */
+  secrets?: RunSecrets;
+}
+
+export interface RunResult {
+  /** Null when the process was ended by a signal. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  aborted: boolean;
+  durationMs: number;
+}
+
+/**
+ * The one place that starts a process. The program runs in its own process group under prlimit, so a
+ * timeout or an abort can kill it and everything it started, and a hostile file cannot eat the machine.
+ */
+export async function run(
+  program: string,
+  args: readonly string[],
+  options: RunOptions = {},
+): Promise<RunResult> {
+  const secretPaths = options.secrets ? await writeSecrets(options.secrets) : {};
+  try {
+    const finalArgs = args.map((arg) => fillSecretPlaceholders(arg, secretPaths));
+    return await spawnLimited(program, finalArgs, options);
+  } finally {
+    await Promise.all(Object.values(secretPaths).map((path) => rm(path, { force: true })));
+  }
+}
+
+function spawnLimited(program: string, args: string[], options: RunOptions): Promise<RunResult> {
+  const timeoutMs = options.timeoutMs ?? runDefaults.timeoutMs;
+  const memoryBytes = options.memoryBytes === undefined ? runDefaults.memoryBytes : options.memoryBytes;
+  const cpuSeconds = options.cpuSeconds ?? Math.ceil(timeoutMs / 1000);
+  const [command, commandArgs] =
+    memoryBytes === null
+      ? [program, args]
+      : ["prlimit", [`--as=${memoryBytes}`, `--cpu=${cpuSeconds}`, "--", program, ...args]];
+  const started = Date.now();
+  const stdout = new CappedText(options.maxOutputBytes ?? runDefaults.maxOutputBytes);
+  const stderr = new CappedText(options.maxOutputBytes ?? runDefaults.maxOutputBytes);
+
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      resolve({
+        exitCode: null,
+        signal: null,
+        stdout: "",
+        stderr: "",
+        timedOut: false,
+        aborted: true,
+        durationMs: 0,
+      });
+      return;
+    }
+    const child = spawn(command, commandArgs, {
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+    });
+    let timedOut = false;
+    let aborted = false;
+    const killGroup = (): void => {
+      const problem = child.pid === undefined ? undefined : killProcessGroup(child.pid);
+      if (problem !== undefined)
+        stderr.add(Buffer.from(`\n[run: could not kill the process group: ${problem}]`));
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, timeoutMs);
+    const onAbort = (): void => {
+      aborted = true;
+      killGroup();
+    };
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    child.stdout.on("data", (chunk: Buffer) => stdout.add(chunk));
+    child.stderr.on("data", (chunk: Buffer) => stderr.add(chunk));
+    // Anything the program left running in its group would hold our pipes open; end it with the program.
+    child.on("exit", killGroup);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      reject(error);
+    });
+    child.on("close", (exitCode, signal) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      resolve({
+        exitCode,
+        signal,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        timedOut,
+        aborted,
+        durationMs: Date.now() - started,
+      });
+    });
+  });
+}
+
+/** Returns a problem description, or undefined when the group is dead or already gone. */
+function killProcessGroup(pid: number): string | undefined {
+  try {
+    process.kill(-pid, "SIGKILL");
+    return undefined;
+  } catch (error) {
+    // ESRCH: the group is already gone, which is what we wanted. Anything else is reported, not thrown,
+    // because this runs inside timers and event handlers.
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ESRCH" ? undefined : String(code ?? error);
+  }
+}
+
+async function writeSecrets(secrets: RunSecrets): Promise<Record<string, string>> {
+  const paths: Record<string, string> = {};
+  for (const [name, value] of Object.entries(secrets.files)) {
+    const path = join(secrets.dir, `.secret-${randomUUID()}`);
+    await writeFile(path, value, { mode: 0o600, flag: "wx" });
+    paths[name] = path;
+  }
+  return paths;
+}
+
+function fillSecretPlaceholders(arg: string, paths: Record<string, string>): string {
+  return arg.replace(/\{\{(\w+)\}\}/g, (placeholder, name: string) => paths[name] ?? placeholder);
+}

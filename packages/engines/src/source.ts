@@ -1,0 +1,142 @@
+import { join } from "node:path";
+import { JobFailure, passwordRequired } from "./errors.js";
+import { limits } from "./limits.js";
+import { countPages, withPdf } from "./mupdf/document.js";
+import { type MupdfProbe, probeWithMupdf } from "./mupdf/probe.js";
+import { damageWarning, displayName } from "./names.js";
+import { qpdfIsEncrypted, qpdfPageCount, qpdfWantsPassword } from "./qpdf.js";
+import { rewriteWithMupdf, rewriteWithQpdf } from "./rewrite.js";
+import { sniffFile } from "./sniff.js";
+import type { EngineInput } from "./types.js";
+
+/** A PDF that qpdf and MuPDF both read with the same page count: the input itself or a rebuilt copy. */
+export interface PdfSource {
+  path: string;
+  pages: number;
+  warnings: string[];
+}
+
+/**
+ * The preflight of every operation but unlock: refuses what is not a PDF, encrypted files and protected
+ * wrappers, and rebuilds a damaged file when that is what it takes for both parsers to agree on it.
+ */
+export async function openSource(
+  input: EngineInput,
+  scratchDir: string,
+  signal?: AbortSignal,
+): Promise<PdfSource> {
+  const name = displayName(input.name);
+  const sniffed = await sniffFile(input.path);
+  if (!sniffed.pdf) throw notAPdf(name, sniffed.looksLike);
+  const probe = await probeWithMupdf(input.path);
+  refuseProtected(probe, name);
+  const counted = await qpdfPageCount(input.path, { signal });
+  if (qpdfWantsPassword(counted) || (!probe.opened && (await qpdfIsEncrypted(input.path, { signal })))) {
+    throw passwordRequired(name);
+  }
+  const qpdfPages = usablePages(counted.pages);
+  if (probe.opened && qpdfPages !== undefined && probe.pages === qpdfPages) {
+    // Both parsers agree; qpdf's warnings (exit 3) mean it reconstructs the file on the fly.
+    const warnings = counted.warnings.length > 0 ? [damageWarning(name, "qpdf", counted.warnings)] : [];
+    return { path: input.path, pages: qpdfPages, warnings };
+  }
+  const rebuilt = await rebuild(input.path, scratchDir, { qpdfPages, signal });
+  if (rebuilt === undefined && (counted.pages ?? 0) > limits.maxPages)
+    throw tooManyPages(name, counted.pages ?? 0);
+  if (rebuilt === undefined) throw probe.opened || counted.ok ? needsRepair(name) : beyondRepair(name);
+  const claim = (counted.pages ?? 0) > limits.maxPages ? [`its page tree claims ${counted.pages} pages`] : [];
+  return { ...rebuilt, warnings: [damageWarning(name, rebuilt.engine, [...claim, ...rebuilt.messages])] };
+}
+
+export function notAPdf(name: string, looksLike: string): JobFailure {
+  return new JobFailure("invalid_input", `${name} is not a PDF: ${looksLike}.`);
+}
+
+export function beyondRepair(name: string): JobFailure {
+  return new JobFailure(
+    "invalid_input",
+    `${name} starts like a PDF but no page could be read from it; it is damaged beyond repair or not a real PDF.`,
+  );
+}
+
+function tooManyPages(name: string, pages: number): JobFailure {
+  return new JobFailure(
+    "invalid_input",
+    `${name} claims ${pages} pages; files with more than ${limits.maxPages} pages are not processed. Split it into smaller files first.`,
+  );
+}
+
+/** For a file the engines read only partly (e.g. a looping page tree): repair may still recover it. */
+export function needsRepair(name: string, detail?: string): JobFailure {
+  return new JobFailure(
+    "invalid_input",
+    `${name} is too damaged to process directly (its page tree cannot be read consistently). Run the repair operation on it first, then try again with the repaired file.`,
+    { detail },
+  );
+}
+
+export function refuseProtected(probe: MupdfProbe, name: string): void {
+  if (!probe.opened) return;
+  if (probe.encryption !== undefined) throw passwordRequired(name);
+  if (probe.encryptedPayload !== undefined) throw protectedPayload(name, probe.encryptedPayload);
+}
+
+export function protectedPayload(name: string, kind: string): JobFailure {
+  return new JobFailure(
+    "conversion_failed",
+    `${name} is a protected wrapper (${kind}): its real content is an encrypted attachment that only the issuing rights-management service can open, so this protection cannot be removed here. Open it in an application that supports ${kind} and save an unprotected copy.`,
+  );
+}
+
+function usablePages(pages: number | undefined): number | undefined {
+  return pages !== undefined && pages >= 1 && pages <= limits.maxPages ? pages : undefined;
+}
+
+interface Rebuilt {
+  path: string;
+  pages: number;
+  engine: string;
+  messages: string[];
+}
+
+/** Tries qpdf, then MuPDF; keeps the copy with the most pages that the other parser confirms. */
+async function rebuild(
+  source: string,
+  scratchDir: string,
+  options: { qpdfPages: number | undefined; signal: AbortSignal | undefined },
+): Promise<Rebuilt | undefined> {
+  const viaQpdf = join(scratchDir, "rebuilt-qpdf.pdf");
+  const qpdfRewrite = await rewriteWithQpdf(source, viaQpdf, {
+    rebuildPageTree: options.qpdfPages === undefined,
+    signal: options.signal,
+  });
+  const qpdfPages = qpdfRewrite.ok ? await agreedPages(viaQpdf, options.signal) : undefined;
+
+  const viaMupdf = join(scratchDir, "rebuilt-mupdf.pdf");
+  const mupdfRewrite = await rewriteWithMupdf(source, viaMupdf, { sanitize: false });
+  const mupdfPages = mupdfRewrite.ok ? await agreedPages(viaMupdf, options.signal) : undefined;
+
+  if (qpdfPages !== undefined && qpdfPages >= (mupdfPages ?? 0)) {
+    return { path: viaQpdf, pages: qpdfPages, engine: "qpdf", messages: qpdfRewrite.messages };
+  }
+  if (mupdfPages !== undefined) {
+    return { path: viaMupdf, pages: mupdfPages, engine: "MuPDF", messages: mupdfRewrite.messages };
+  }
+  return undefined;
+}
+
+/** The page count when qpdf and MuPDF (walking the tree) both read the file and agree on it. */
+async function agreedPages(path: string, signal: AbortSignal | undefined): Promise<number | undefined> {
+  const counted = await qpdfPageCount(path, { signal });
+  const seen = await pagesSeenByMupdf(path);
+  return seen !== undefined && seen === usablePages(counted.pages) ? seen : undefined;
+}
+
+async function pagesSeenByMupdf(path: string): Promise<number | undefined> {
+  try {
+    return usablePages(await withPdf(path, countPages));
+  } catch {
+    // The rewrite does not open in the second parser: it is not a usable source.
+    return undefined;
+  }
+}

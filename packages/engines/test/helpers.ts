@@ -1,0 +1,131 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import * as mupdf from "mupdf";
+import { afterAll } from "vitest";
+import { type EngineContext, type EngineInput, JobFailure } from "../src/index.js";
+
+const execFileAsync = promisify(execFile);
+
+/** The repository root; CI clones the repo with ../shared beside it. */
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+export const corpusDir = join(repoRoot, "..", "shared", "corpus");
+
+mupdf.setLog(null);
+
+export function corpus(relative: string, name?: string): EngineInput {
+  return { path: join(corpusDir, relative), name: name ?? relative.split("/").pop() ?? relative };
+}
+
+export interface ManifestEntry {
+  path: string;
+  notes: string;
+  pages: number | undefined;
+  /** "" for `''(empty)`; undefined when the manifest says the password is unknown. */
+  userPassword: string | undefined;
+}
+
+export async function manifest(): Promise<ManifestEntry[]> {
+  const text = await readFile(join(corpusDir, "MANIFEST.tsv"), "utf8");
+  return text
+    .split("\n")
+    .slice(1)
+    .filter((line) => line.trim() !== "")
+    .map((line) => {
+      const [path = "", , , , , , notes = ""] = line.split("\t");
+      const pages = /pages=(\d+)/.exec(notes)?.[1];
+      return {
+        path,
+        notes,
+        pages: pages === undefined ? undefined : Number(pages),
+        userPassword: passwordOf(notes),
+      };
+    });
+}
+
+function passwordOf(notes: string): string | undefined {
+  const raw = /user_password=([^;]*)/.exec(notes)?.[1]?.trim();
+  if (raw === undefined) return undefined;
+  if (raw.startsWith("''")) return "";
+  const json = /\(json ("[^"]*")\)/.exec(raw)?.[1];
+  return json === undefined ? raw : (JSON.parse(json) as string);
+}
+
+/** A fresh work dir per call, removed when the test file ends. */
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+export async function context(extra: Partial<EngineContext> = {}): Promise<EngineContext> {
+  const workDir = await mkdtemp(join(tmpdir(), "octavo-engines-test-"));
+  dirs.push(workDir);
+  return { workDir, ...extra };
+}
+
+/** The JobFailure a promise rejects with; fails the test if it resolves or throws anything else. */
+export async function failureOf(promise: Promise<unknown>): Promise<JobFailure> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof JobFailure) return error;
+    throw error;
+  }
+  throw new Error("expected a JobFailure, but the operation succeeded");
+}
+
+export interface ToolResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a checking tool (qpdf, pdftotext, pdfinfo) directly: the tests judge outputs independently. */
+export async function tool(program: string, args: string[]): Promise<ToolResult> {
+  try {
+    const { stdout, stderr } = await execFileAsync(program, args, { maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return {
+      code: typeof failed.code === "number" ? failed.code : -1,
+      stdout: failed.stdout ?? "",
+      stderr: failed.stderr ?? "",
+    };
+  }
+}
+
+export async function qpdfPages(path: string): Promise<number> {
+  const result = await tool("qpdf", ["--show-npages", path]);
+  return Number(result.stdout.trim());
+}
+
+export async function textChars(path: string): Promise<number> {
+  const result = await tool("pdftotext", ["-q", path, "-"]);
+  return result.stdout.replace(/\s+/g, "").length;
+}
+
+export async function openWithMupdf(path: string): Promise<mupdf.PDFDocument> {
+  return new mupdf.PDFDocument(await readFile(path));
+}
+
+export interface FlatBookmark {
+  depth: number;
+  title: string | undefined;
+  page: number;
+}
+
+/** The outline flattened in reading order, with each item's 0-based target page (-1: none). */
+export function flatOutline(doc: mupdf.PDFDocument): FlatBookmark[] {
+  const flat: FlatBookmark[] = [];
+  const walk = (items: NonNullable<ReturnType<mupdf.PDFDocument["loadOutline"]>>, depth: number): void => {
+    for (const item of items) {
+      flat.push({ depth, title: item.title, page: item.page ?? -1 });
+      walk(item.down ?? [], depth + 1);
+    }
+  };
+  walk(doc.loadOutline() ?? [], 0);
+  return flat;
+}
