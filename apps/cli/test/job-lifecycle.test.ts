@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { corpusPath } from "@octavo/testing";
 import { runJanitor } from "@octavo/worker";
@@ -28,6 +29,10 @@ describe("the job lifecycle", () => {
     await client.waitForJob((await client.postFiles("/v1/rotate", [{ path: small }])).body.id as string);
     const spare = processesMatching("sandbox/child.js");
     expect(spare).toHaveLength(1);
+    // The sandbox that will parse the untrusted file holds none of the service's secrets.
+    const sandboxEnv = readFileSync(`/proc/${spare[0]}/environ`, "utf8");
+    expect(sandboxEnv).not.toContain("OCTAVO_");
+    expect(sandboxEnv).not.toContain(stack.config.secretKey);
 
     const files = Array.from({ length: 20 }, (_, index) => ({ path: big, name: `part-${index}.pdf` }));
     const created = await client.postFiles("/v1/merge", files);

@@ -24,7 +24,7 @@ async function printDemoKey(runtime: QueueRuntime, address: string): Promise<voi
       "",
       `  ${demo.apiKey}`,
       "",
-      "Merge the two example PDFs (from the repository root):",
+      "Merge the two example PDFs:",
       "",
       `  curl -s -H "Authorization: Bearer ${demo.apiKey}" -F file=@${join(examples, "sample-a.pdf")} -F file=@${join(examples, "sample-b.pdf")} ${address}/v1/merge`,
       "",

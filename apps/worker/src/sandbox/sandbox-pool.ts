@@ -2,6 +2,14 @@ import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const CHILD_ENTRY = fileURLToPath(new URL("./child.js", import.meta.url));
+/** The only variables a sandbox sees: no database URL, Redis URL, secret key or cloud credentials. */
+const PASSED_ENV = ["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ"];
+
+function sandboxEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    PASSED_ENV.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]])),
+  );
+}
 
 /**
  * Fresh sandbox processes, one kept ready ahead of need. Starting Node and loading the engines takes
@@ -19,6 +27,7 @@ export class SandboxPool {
       execArgv: [`--max-old-space-size=${this.maxHeapMb}`],
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       serialization: "advanced",
+      env: sandboxEnv(),
     });
     // A spare that dies before use is simply replaced; its error must not crash the worker.
     child.on("error", () => undefined);
