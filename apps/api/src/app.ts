@@ -2,6 +2,7 @@ import express, { type Express } from "express";
 import type { ApiContext } from "./context.js";
 import { authenticate } from "./middleware/authenticate.js";
 import { errorHandler, notFoundHandler } from "./middleware/errors.js";
+import { rateLimit } from "./middleware/rate-limit.js";
 import { requestId } from "./middleware/request-id.js";
 import { accountRouter } from "./routes/account.js";
 import { docsRouter } from "./routes/docs.js";
@@ -25,7 +26,7 @@ export function createApp(ctx: ApiContext): Express {
   app.use(filesRouter(ctx));
 
   // Everything else under /v1 needs an API key.
-  app.use("/v1", authenticate(ctx));
+  app.use("/v1", authenticate(ctx), rateLimit(ctx.rateLimiter));
   app.use(express.json({ limit: "1mb", type: "application/json" }));
   app.use(operationsRouter(ctx));
   app.use(jobsRouter(ctx));

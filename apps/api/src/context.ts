@@ -1,9 +1,25 @@
 import type { Config, Logger } from "@octavo/config";
 import type { OperationId } from "@octavo/contracts";
-import type { AccountService, FileLinkSigner, JobService } from "@octavo/core";
+import type {
+  AccountService,
+  FileLinkSigner,
+  IdempotencyService,
+  JobService,
+  StoredFile,
+} from "@octavo/core";
 import type { DatabaseHandle } from "@octavo/db";
 import type { JobProducer } from "@octavo/queue";
 import type { BlobStore } from "@octavo/storage";
+import type { PlanRateLimiter } from "./middleware/rate-limit.js";
+import type { InputSession } from "./uploads/input-session.js";
+
+/** The API's side of the outbound policy (@octavo/net): URL inputs and URLs the service will call later. */
+export interface Outbound {
+  /** Refuses (400 blocked_url) a URL the service may not reach; nothing is sent. `field` names it in errors. */
+  check(url: string, field: string): Promise<void>;
+  /** Downloads a URL input into the request's session; 400 blocked_url/unreachable_url or 413 too_large. */
+  download(url: string, session: InputSession, position: number, maxBytes: number): Promise<StoredFile>;
+}
 
 export interface ReadinessCheck {
   name: string;
@@ -20,6 +36,9 @@ export interface ApiContext {
   accounts: AccountService;
   jobs: JobService;
   links: FileLinkSigner;
+  idempotency: IdempotencyService;
+  rateLimiter: PlanRateLimiter;
+  outbound: Outbound;
   /** Operations whose engines are installed; the others answer 503 unavailable. */
   availableOperations: ReadonlySet<OperationId>;
   /** Database, Redis, storage and workers; /readyz runs them all. */

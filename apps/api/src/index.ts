@@ -1,2 +1,5 @@
 export { createApp } from "./app.js";
-export type { ApiContext, ReadinessCheck } from "./context.js";
+export type { ApiContext, Outbound, ReadinessCheck } from "./context.js";
+export { PlanRateLimiter } from "./middleware/rate-limit.js";
+export { InputSession } from "./uploads/input-session.js";
+export { createOutbound } from "./uploads/outbound.js";

@@ -13,12 +13,13 @@ const HELP = `octavo: the PDF-processing API
 
   octavo start                         API, workers and the janitor in one process tree (npm start)
   octavo api                           the API only
-  octavo worker [--queues q1,q2]       workers for the given queues (default: all)
+  octavo worker [--queues q1,q2]       workers for the given queues, e.g. merge,split or webhooks (default: all)
   octavo migrate                       apply database migrations
   octavo accounts create --email E --plan free|starter|pro|business
   octavo accounts show ID
   octavo accounts set-plan ID PLAN
   octavo accounts adjust-credits ID AMOUNT --reason TEXT
+  octavo accounts rotate-webhook-secret ID   new secret; the old one also signs for 24 h
   octavo keys create ACCOUNT_ID [--label L]
   octavo keys list ACCOUNT_ID
   octavo keys revoke KEY_ID

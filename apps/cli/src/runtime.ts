@@ -1,6 +1,7 @@
-import { type Config, createLogger, type Logger } from "@octavo/config";
-import { AccountService, FileLinkSigner, JobService } from "@octavo/core";
+import { type Config, ConfigError, createLogger, type Logger } from "@octavo/config";
+import { AccountService, FileLinkSigner, IdempotencyService, JobService } from "@octavo/core";
 import { createDatabase, type DatabaseHandle, migrateToLatest } from "@octavo/db";
+import { type AllowList, parseAllowlist } from "@octavo/net";
 import {
   createRedis,
   JobProducer,
@@ -20,6 +21,9 @@ export interface Runtime {
   accounts: AccountService;
   jobs: JobService;
   links: FileLinkSigner;
+  idempotency: IdempotencyService;
+  /** OCTAVO_URL_ALLOWLIST, parsed once. */
+  allowlist: AllowList;
   close(): Promise<void>;
 }
 
@@ -29,9 +33,21 @@ export interface QueueRuntime extends Runtime {
   producer: JobProducer;
 }
 
+function readAllowlist(config: Config): AllowList {
+  try {
+    return parseAllowlist(config.urlAllowlist);
+  } catch (error) {
+    throw new ConfigError("OCTAVO_URL_ALLOWLIST", error instanceof Error ? error.message : String(error));
+  }
+}
+
 export async function openRuntime(config: Config, role: string): Promise<Runtime> {
+  const allowlist = readAllowlist(config);
   const logger = createLogger(config.logLevel, `octavo-${role}`);
-  const database = createDatabase(config.databaseUrl);
+  const database = createDatabase(config.databaseUrl, {
+    onIdleClientError: (error) =>
+      logger.warn({ err: error }, "an idle database connection was closed by the server"),
+  });
   await migrateToLatest(database);
   return {
     config,
@@ -41,6 +57,8 @@ export async function openRuntime(config: Config, role: string): Promise<Runtime
     accounts: new AccountService(database, config.secretKey),
     jobs: new JobService(database),
     links: new FileLinkSigner(config.secretKey, config.publicUrl, config.linkTtlSeconds),
+    idempotency: new IdempotencyService(database),
+    allowlist,
     close: () => database.close(),
   };
 }

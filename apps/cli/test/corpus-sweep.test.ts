@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,10 +49,14 @@ const MISLABELED_BUT_READABLE = new Set([
 
 describe("the six operations over the corpus, through the API (PostgreSQL, supervised Redis)", () => {
   let stack: Stack;
-  let client: Client;
   let scratch: string;
+  /** One account per concurrent chain, so the sweep stays inside each account's rate limit. */
+  let clients: Client[] = [];
+  const chain = new AsyncLocalStorage<Client>();
+  const currentClient = (): Client => chain.getStore() ?? clients[0] ?? new Client("", undefined);
 
   async function submit(path: string, files: CorpusEntry[], options?: unknown): Promise<JobBody> {
+    const client = currentClient();
     const created = await client.postFiles(
       path,
       files.map((file) => ({ path: corpusPath(file.path) })),
@@ -62,6 +67,7 @@ describe("the six operations over the corpus, through the API (PostgreSQL, super
   }
 
   async function downloadAll(job: JobBody): Promise<string[]> {
+    const client = currentClient();
     const dir = await mkdtemp(join(scratch, "out-"));
     const paths: string[] = [];
     for (const [index, output] of (job.outputs ?? []).entries()) {
@@ -78,15 +84,22 @@ describe("the six operations over the corpus, through the API (PostgreSQL, super
   async function each<T>(entries: T[], work: (entry: T) => Promise<void>): Promise<void> {
     const queue = [...entries];
     await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        for (let entry = queue.shift(); entry !== undefined; entry = queue.shift()) await work(entry);
-      }),
+      clients.map((client) =>
+        chain.run(client, async () => {
+          for (let entry = queue.shift(); entry !== undefined; entry = queue.shift()) await work(entry);
+        }),
+      ),
     );
   }
 
   beforeAll(async () => {
     stack = await startStack({ database: "postgres", redis: "supervised" });
-    client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
+    clients = await Promise.all(
+      Array.from(
+        { length: 4 },
+        async () => new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey),
+      ),
+    );
     scratch = await mkdtemp(join(tmpdir(), "octavo-sweep-"));
   });
   afterAll(async () => {
@@ -202,7 +215,7 @@ describe("the six operations over the corpus, through the API (PostgreSQL, super
       (entry) => entry.path === "mislabeled/samplefiles_minimal-document_pdf_renamed.docx",
     );
     if (!notPdf) throw new Error("corpus file missing");
-    const refused = await client.postFiles("/v1/rotate", [{ path: corpusPath(notPdf.path) }]);
+    const refused = await currentClient().postFiles("/v1/rotate", [{ path: corpusPath(notPdf.path) }]);
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe("invalid_input");
   }, 600_000);

@@ -1,6 +1,7 @@
 import type { Config, Logger } from "@octavo/config";
-import type { JobService } from "@octavo/core";
+import type { AccountService, FileLinkSigner, JobService } from "@octavo/core";
 import type { DatabaseHandle } from "@octavo/db";
+import type { AllowList } from "@octavo/net";
 import type { JobProducer } from "@octavo/queue";
 import type { BlobStore } from "@octavo/storage";
 
@@ -11,6 +12,10 @@ export interface WorkerContext {
   database: DatabaseHandle;
   store: BlobStore;
   jobs: JobService;
+  accounts: AccountService;
+  links: FileLinkSigner;
+  /** OCTAVO_URL_ALLOWLIST, parsed: private addresses webhooks may reach. */
+  allowlist: AllowList;
   producer: JobProducer;
   redisUrl: string;
 }

@@ -1,5 +1,15 @@
-import { findExpiredOutputs, findLeftoverInputs, findOverdueJobs, markJobFilesDeleted } from "@octavo/db";
+import { IDEMPOTENCY_RETENTION_MS } from "@octavo/core";
+import {
+  deleteIdempotencyKeysBefore,
+  findExpiredOutputs,
+  findLeftoverInputs,
+  findOverdueJobs,
+  findUnfinishedWebhookDeliveries,
+  markJobFilesDeleted,
+} from "@octavo/db";
+import { WEBHOOK_QUEUE } from "@octavo/queue";
 import type { WorkerContext } from "./context.js";
+import { queueWebhook, WEBHOOK_JOB_OPTIONS } from "./webhooks/queue-delivery.js";
 
 const BATCH = 500;
 /** A queued job older than this never reached Redis (the API enqueues after commit): send it again. */
@@ -34,13 +44,22 @@ export async function runJanitor(
   for (const job of await findOverdueJobs(db, iso(REENQUEUE_AFTER_MS), BATCH)) {
     const referenceTime = Date.parse(job.started_at ?? job.created_at);
     if (job.status === "active" && now.getTime() - referenceTime > hardLimitMs) {
-      if (await ctx.jobs.fail(job.id, "timeout", "The job did not finish in time and was stopped.", now))
+      if (await ctx.jobs.fail(job.id, "timeout", "The job did not finish in time and was stopped.", now)) {
         failed += 1;
+        await queueWebhook(ctx, job.id);
+      }
     } else if (job.status === "queued") {
       await ctx.producer.enqueue(job.operation, job.id);
       requeued += 1;
     }
   }
+  // Deliveries whose queue message was lost (Redis down when the job ended) are sent again; a delivery
+  // still in the queue keeps its BullMQ job id, so this adds nothing twice.
+  for (const delivery of await findUnfinishedWebhookDeliveries(db, iso(REENQUEUE_AFTER_MS * 2), BATCH)) {
+    await ctx.producer.enqueue(WEBHOOK_QUEUE, delivery.id, WEBHOOK_JOB_OPTIONS);
+  }
+  await deleteIdempotencyKeysBefore(db, iso(IDEMPOTENCY_RETENTION_MS));
+
   if (files.length + requeued + failed > 0) {
     ctx.logger.info({ expired: expired.length, leftovers: leftovers.length, requeued, failed }, "janitor");
   }

@@ -8,6 +8,7 @@ import { BlobNotFoundError } from "@octavo/storage";
 import type { WorkerContext } from "./context.js";
 import { runInSandbox } from "./sandbox/run-in-sandbox.js";
 import type { SandboxPool } from "./sandbox/sandbox-pool.js";
+import { queueWebhook } from "./webhooks/queue-delivery.js";
 
 const PROGRESS_WRITE_INTERVAL_MS = 500;
 
@@ -91,13 +92,13 @@ export async function runJob(
         const { size } = await ctx.store.putFile(storageKey, output.path);
         stored.push({ name: output.name, size, contentType: output.contentType, storageKey });
       }
-      await ctx.jobs.complete(jobId, stored, result.engine);
+      if (await ctx.jobs.complete(jobId, stored, result.engine)) await queueWebhook(ctx, jobId);
       ctx.logger.info(
         { jobId, operation: job.operation, engine: result.engine, warnings: result.warnings.length },
         "job done",
       );
     } else {
-      await ctx.jobs.fail(jobId, result.code, result.message);
+      if (await ctx.jobs.fail(jobId, result.code, result.message)) await queueWebhook(ctx, jobId);
       ctx.logger.info(
         {
           jobId,

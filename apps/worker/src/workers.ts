@@ -1,11 +1,13 @@
 import type { OperationId } from "@octavo/contracts";
-import { createRedis, type JobMessage, MAINTENANCE_QUEUE } from "@octavo/queue";
+import { createRedis, type JobMessage, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from "@octavo/queue";
 import { type Job, Worker } from "bullmq";
 import pLimit from "p-limit";
 import type { WorkerContext } from "./context.js";
 import { runJanitor } from "./janitor.js";
 import { runJob } from "./run-job.js";
 import { SandboxPool } from "./sandbox/sandbox-pool.js";
+import { deliverWebhook } from "./webhooks/deliver.js";
+import { queueWebhook, webhookBackoff } from "./webhooks/queue-delivery.js";
 
 export interface RunningWorkers {
   /** Stop taking jobs, let running ones finish within the deadline, then hand the rest back. */
@@ -20,9 +22,11 @@ const JANITOR_EVERY_MS = 60_000;
  * tree), so the BullMQ lock only has to notice a dead worker: it is renewed while the job runs and
  * lapses `jobLockSeconds` after the worker stops, when another worker picks the job up again.
  */
+export type QueueName = OperationId | typeof WEBHOOK_QUEUE;
+
 export async function startWorkers(
   ctx: WorkerContext,
-  queues: readonly OperationId[],
+  queues: readonly QueueName[],
 ): Promise<RunningWorkers> {
   const connection = createRedis(ctx.redisUrl, "worker");
   const shutdown = new AbortController();
@@ -48,11 +52,12 @@ export async function startWorkers(
           "conversion_failed",
           "The job could not be run because of a problem on our side; it was not charged. Try again.",
         )
+        .then((changed) => (changed ? queueWebhook(ctx, job.data.jobId) : undefined))
         .catch((failError: unknown) => ctx.logger.error({ err: failError }, "could not mark the job failed"));
     }
   };
 
-  for (const queue of queues) {
+  for (const queue of queues.filter((name) => name !== WEBHOOK_QUEUE)) {
     const worker = new Worker<JobMessage>(
       queue,
       (job) => engineSlots(() => runJob(ctx, job.data.jobId, { pool, signal: shutdown.signal })),
@@ -68,6 +73,31 @@ export async function startWorkers(
     worker.on("failed", onFailed);
     worker.on("error", (error) => ctx.logger.error({ err: error, queue }, "worker error"));
     workers.push(worker);
+  }
+
+  if (queues.includes(WEBHOOK_QUEUE)) {
+    // Deliveries are light network calls: more of them run at once than engine jobs.
+    const webhooks = new Worker<JobMessage>(
+      WEBHOOK_QUEUE,
+      (job) =>
+        deliverWebhook(
+          ctx,
+          job.data.jobId,
+          job.attemptsMade + 1,
+          job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
+        ),
+      {
+        connection,
+        prefix: ctx.config.queuePrefix,
+        concurrency: 10,
+        settings: { backoffStrategy: webhookBackoff },
+      },
+    );
+    webhooks.on("error", (error) => ctx.logger.error({ err: error }, "webhook worker error"));
+    webhooks.on("failed", (job, error) =>
+      ctx.logger.warn({ deliveryId: job?.data.jobId, problem: error.message }, "webhook attempt failed"),
+    );
+    workers.push(webhooks);
   }
 
   const maintenance = new Worker(MAINTENANCE_QUEUE, () => runJanitor(ctx), {

@@ -24,6 +24,12 @@ export interface Config {
   jobLockSeconds: number;
   /** Namespaces the BullMQ keys, so several installations (or test runs) can share one Redis. */
   queuePrefix: string;
+  /** Waiting jobs per queue above which new jobs are refused with 503 (back-pressure). */
+  queueMaxWaiting: number;
+  /** Hosts, host:port pairs or CIDRs that URL inputs and webhooks may reach although private. */
+  urlAllowlist: string;
+  /** Per-URL download deadline for URL inputs. */
+  urlTimeoutSeconds: number;
   logLevel: "debug" | "info" | "warn" | "error";
 }
 
@@ -125,6 +131,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     resultTtlSeconds: readInteger(env, "OCTAVO_RESULT_TTL_SECONDS", 3600, 1, 2_592_000),
     jobLockSeconds: readInteger(env, "OCTAVO_JOB_LOCK_SECONDS", 30, 2, 3600),
     queuePrefix,
+    queueMaxWaiting: readInteger(env, "OCTAVO_QUEUE_MAX_WAITING", 10_000, 1, 10_000_000),
+    urlAllowlist: env.OCTAVO_URL_ALLOWLIST ?? "",
+    urlTimeoutSeconds: readInteger(env, "OCTAVO_URL_TIMEOUT_SECONDS", 30, 1, 600),
     logLevel: logLevel as Config["logLevel"],
   };
 }
@@ -146,6 +155,9 @@ export function unknownSettings(env: Env = process.env): string[] {
     "OCTAVO_RESULT_TTL_SECONDS",
     "OCTAVO_JOB_LOCK_SECONDS",
     "OCTAVO_QUEUE_PREFIX",
+    "OCTAVO_QUEUE_MAX_WAITING",
+    "OCTAVO_URL_ALLOWLIST",
+    "OCTAVO_URL_TIMEOUT_SECONDS",
     "OCTAVO_LOG_LEVEL",
     "OCTAVO_NODE",
   ]);

@@ -37,6 +37,7 @@ export type ApiErrorCode =
   | "unavailable"
   | "invalid_request"
   | "method_not_allowed"
+  | "idempotency_conflict"
   | "invalid_link"
   | "link_expired"
   | "result_expired"
@@ -66,6 +67,11 @@ export const apiErrors: Record<ApiErrorCode, { status: number; description: stri
   },
   not_found: { status: 404, description: "Unknown id, or a job of another account." },
   method_not_allowed: { status: 405, description: "The path exists but not with this HTTP method." },
+  idempotency_conflict: {
+    status: 409,
+    description:
+      "The Idempotency-Key was used with a different request, or a request with the same key is still being processed.",
+  },
   result_expired: {
     status: 410,
     description: "The output was deleted: results are kept for one hour after the job.",

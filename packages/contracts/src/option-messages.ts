@@ -100,8 +100,8 @@ export function explainOptionsError(
   const properties = propertiesOf(schema);
   const allowed = Object.keys(properties);
   if (error?.keyword === "additionalProperties") {
-    if (allowed.length === 0) return `${operationId} takes no options`;
     const name = String(error.params.additionalProperty);
+    if (allowed.length === 0) return `${name}: is not an option; ${operationId} takes no options`;
     return `${name}: is not an option of ${operationId} (allowed: ${allowed.join(", ")})`;
   }
   if (error?.keyword === "required") return `${String(error.params.missingProperty)}: is required`;

@@ -25,6 +25,11 @@ export const ErrorBody = Type.Object(
     detail: Type.String({
       description: 'More detail, or "". For invalid_options it names the option and what it allows.',
     }),
+    requestId: Type.Optional(
+      Type.String({
+        description: "The request's id (also in the X-Request-Id header); quote it when asking for help.",
+      }),
+    ),
   },
   { description: "Every error response has this body." },
 );

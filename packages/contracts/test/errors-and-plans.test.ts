@@ -28,6 +28,7 @@ describe("API errors", () => {
       link_expired: 403,
       not_found: 404,
       method_not_allowed: 405,
+      idempotency_conflict: 409,
       result_expired: 410,
       too_large: 413,
       rate_limited: 429,

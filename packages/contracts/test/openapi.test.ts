@@ -122,6 +122,7 @@ describe("OpenAPI document", () => {
         "401",
         "402",
         "403",
+        "409",
         "413",
         "429",
         "503",
@@ -146,8 +147,14 @@ describe("OpenAPI document", () => {
 
   it("documents jobs, account, downloads and health probes", () => {
     const paths = at(document, "paths");
-    expect(Object.keys(at(paths, "/v1/jobs/{job_id}", "get", "responses"))).toEqual(["200", "401", "404"]);
-    expect(Object.keys(at(paths, "/v1/account", "get", "responses"))).toEqual(["200", "401"]);
+    expect(Object.keys(at(paths, "/v1/jobs/{job_id}", "get", "responses"))).toEqual([
+      "200",
+      "400",
+      "401",
+      "404",
+      "429",
+    ]);
+    expect(Object.keys(at(paths, "/v1/account", "get", "responses"))).toEqual(["200", "401", "429"]);
     const download = at(paths, "/v1/files/{output_id}/{name}", "get");
     expect(download.security).toEqual([]);
     expect(Object.keys(at(download, "responses"))).toEqual(["200", "403", "404", "410"]);

@@ -148,7 +148,7 @@ describe("extra properties and wrong shapes", () => {
   it.each(operationIds.filter((id) => ["merge", "repair", "word-to-pdf", "pdf-to-word"].includes(id)))(
     "%s takes no options",
     (id) => {
-      expect(detailOf(id, { quality: 1 })).toBe(`${id} takes no options`);
+      expect(detailOf(id, { quality: 1 })).toBe(`quality: is not an option; ${id} takes no options`);
     },
   );
 

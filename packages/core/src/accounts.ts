@@ -10,6 +10,7 @@ import {
   insertLedgerEntry,
   listApiKeys,
   revokeApiKey,
+  rotateWebhookSecret,
   touchApiKey,
   updateAccountPlan,
 } from "@octavo/db";
@@ -96,6 +97,35 @@ export class AccountService {
   async webhookSecret(accountId: string): Promise<string> {
     const account = await this.requireAccount(accountId);
     return openSecret(this.secretKey, account.webhook_secret);
+  }
+
+  /** The secrets that sign a delivery now: the current one, and the previous one for 24 h after a rotation. */
+  async signingSecrets(accountId: string, now = new Date()): Promise<string[]> {
+    const account = await this.requireAccount(accountId);
+    const secrets = [openSecret(this.secretKey, account.webhook_secret)];
+    const expiresAt = account.previous_webhook_secret_expires_at;
+    if (account.previous_webhook_secret && expiresAt && Date.parse(expiresAt) > now.getTime()) {
+      secrets.push(openSecret(this.secretKey, account.previous_webhook_secret));
+    }
+    return secrets;
+  }
+
+  /** A new signing secret; the old one keeps signing next to it for 24 hours, so receivers can switch. */
+  async rotateWebhookSecret(
+    accountId: string,
+    now = new Date(),
+  ): Promise<{ webhookSecret: string; previousValidUntil: string }> {
+    const account = await this.requireAccount(accountId);
+    const webhookSecret = generateWebhookSecret();
+    const previousValidUntil = toIso(new Date(now.getTime() + 24 * 60 * 60 * 1000));
+    await rotateWebhookSecret(
+      this.database.db,
+      accountId,
+      sealSecret(this.secretKey, webhookSecret),
+      account.webhook_secret,
+      previousValidUntil,
+    );
+    return { webhookSecret, previousValidUntil };
   }
 
   async setPlan(accountId: string, plan: PlanId): Promise<void> {

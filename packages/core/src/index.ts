@@ -7,6 +7,7 @@ export {
   isPlanId,
 } from "./accounts.js";
 export { FileLinkSigner } from "./file-links.js";
+export { IDEMPOTENCY_RETENTION_MS, type IdempotencyOutcome, IdempotencyService } from "./idempotency.js";
 export { JobService, type NewJob, QuotaExceededError, type StoredFile } from "./jobs.js";
 export {
   API_KEY_PREFIX,
@@ -20,3 +21,4 @@ export {
 export { type BillingPeriod, billingPeriodOf, newId, toIso } from "./time.js";
 export { type Usage, usageOf } from "./usage.js";
 export { jobView } from "./views.js";
+export { webhookSignature } from "./webhook-signature.js";

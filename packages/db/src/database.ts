@@ -21,7 +21,10 @@ export interface DatabaseHandle {
  * `sqlite:<path>` (the single-machine default) or a `postgres://` URL (a fleet). Nothing else in the
  * code base knows which one is behind the handle.
  */
-export function createDatabase(url: string): DatabaseHandle {
+export function createDatabase(
+  url: string,
+  options: { onIdleClientError?: (error: Error) => void } = {},
+): DatabaseHandle {
   if (url.startsWith("sqlite:")) {
     const path = url.slice("sqlite:".length);
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -36,6 +39,9 @@ export function createDatabase(url: string): DatabaseHandle {
   }
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle connection that the server closes (restart, failover, admin command) is reported here;
+    // the pool drops it and opens a new one on demand. Unhandled, it would crash the process.
+    pool.on("error", (error) => options.onIdleClientError?.(error));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: "postgres", close: () => db.destroy() };
   }

@@ -1,9 +1,13 @@
 import { createTestDatabase, type DatabaseKind, type TempResource } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
   createDatabase,
   type DatabaseHandle,
+  deleteIdempotencyKeysBefore,
   findApiKeyByHash,
+  findIdempotencyKey,
   findJob,
   finishJob,
   insertAccount,
@@ -29,7 +33,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
   beforeAll(async () => {
     resource = await createTestDatabase(kind);
     handle = createDatabase(resource.url);
-    expect(await migrateToLatest(handle)).toEqual(["001-initial"]);
+    expect(await migrateToLatest(handle)).toEqual(["001-initial", "002-idempotency-webhooks"]);
     // A second run finds nothing to do.
     expect(await migrateToLatest(handle)).toEqual([]);
     await insertAccount(handle.db, {
@@ -164,5 +168,20 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
       charged: 0,
       adjustments: 0,
     });
+  });
+
+  it("lets exactly one request claim an idempotency key, and prunes old keys", async () => {
+    const claims = await Promise.all(
+      Array.from({ length: 5 }, () => claimIdempotencyKey(handle.db, "a1", "key-1", "fp", now)),
+    );
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    await completeIdempotencyKey(handle.db, "a1", "key-1", 202, '{"id":"j"}');
+    expect(await findIdempotencyKey(handle.db, "a1", "key-1")).toMatchObject({
+      status: "done",
+      response_status: 202,
+      fingerprint: "fp",
+    });
+    expect(await deleteIdempotencyKeysBefore(handle.db, "2026-11-24T00:00:00.000Z")).toBe(1);
+    expect(await findIdempotencyKey(handle.db, "a1", "key-1")).toBeUndefined();
   });
 });

@@ -63,6 +63,11 @@ export class JobProducer {
     );
   }
 
+  /** True when more than `maxWaiting` jobs wait in the queue: the API then refuses new ones with 503. */
+  async isBacklogged(queueName: string, maxWaiting: number): Promise<boolean> {
+    return (await this.queue(queueName).getWaitingCount()) > maxWaiting;
+  }
+
   /** Workers connected to a queue right now (readiness: somebody will run what we enqueue). */
   workerCount(queueName: string): Promise<number> {
     return this.queue(queueName).getWorkersCount();

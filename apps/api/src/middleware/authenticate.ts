@@ -1,11 +1,7 @@
-import { ApiError } from "@octavo/contracts";
+import { ApiError, type PlanId } from "@octavo/contracts";
+import { isPlanId } from "@octavo/core";
 import type { RequestHandler } from "express";
 import type { ApiContext } from "../context.js";
-
-export interface AuthenticatedLocals {
-  accountId: string;
-  keyId: string;
-}
 
 /** `Authorization: Bearer svc_live_...` on every /v1 route but the signed download links. */
 export function authenticate(ctx: ApiContext): RequestHandler {
@@ -34,8 +30,11 @@ export function authenticate(ctx: ApiContext): RequestHandler {
           : "Keys look like svc_live_ followed by 43 letters and digits; check that it was copied whole.";
       throw new ApiError("invalid_api_key", "The API key is not valid.", detail);
     }
+    const account = await ctx.accounts.requireAccount(result.accountId);
+    if (!isPlanId(account.plan)) throw new Error(`account ${account.id} has an unknown plan ${account.plan}`);
     res.locals.accountId = result.accountId;
     res.locals.keyId = result.keyId;
+    res.locals.plan = account.plan;
     next();
   };
 }
@@ -44,4 +43,11 @@ export function accountIdOf(locals: Record<string, unknown>): string {
   const accountId = locals.accountId;
   if (typeof accountId !== "string") throw new Error("route used without the authenticate middleware");
   return accountId;
+}
+
+export function planOf(locals: Record<string, unknown>): PlanId {
+  const plan = locals.plan;
+  if (typeof plan !== "string" || !isPlanId(plan))
+    throw new Error("route used without the authenticate middleware");
+  return plan;
 }

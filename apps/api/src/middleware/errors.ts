@@ -40,10 +40,48 @@ function fromHttpError(error: unknown): ApiError | undefined {
   return undefined;
 }
 
+const INFRASTRUCTURE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "57P01", // PostgreSQL: admin shutdown
+  "57P03", // PostgreSQL: cannot connect now
+  "53300", // PostgreSQL: too many connections
+  "55000", // PostgreSQL: database not accepting connections
+  "3D000", // PostgreSQL: database does not exist
+  "28000", // PostgreSQL: authorization failed
+  "28P01", // PostgreSQL: wrong password
+  "08001", // PostgreSQL: cannot establish a connection
+  "08006", // PostgreSQL: connection failure
+  "SQLITE_BUSY",
+  "SQLITE_LOCKED",
+]);
+
+/** The database or Redis is unreachable: the client should retry later, not report a bug. */
+function isInfrastructureError(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === "string" && INFRASTRUCTURE_CODES.has(code)) return true;
+  return (
+    typeof message === "string" &&
+    /Connection is closed|Stream isn't writeable|Connection terminated/.test(message)
+  );
+}
+
 /** The one place an error becomes a response: `{error, message, detail}`, internal detail only in the log. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    const apiError = error instanceof ApiError ? error : fromHttpError(error);
+    let apiError = error instanceof ApiError ? error : fromHttpError(error);
+    if (!apiError && isInfrastructureError(error)) {
+      logger.error({ err: error, requestId: res.locals.requestId }, "a backing service is unreachable");
+      res.setHeader("Retry-After", "5");
+      apiError = new ApiError(
+        "unavailable",
+        "The service cannot take requests right now.",
+        "A backing service is unreachable; retry in a few seconds.",
+      );
+    }
     if (!apiError) {
       logger.error(
         { err: error, method: req.method, path: req.path, requestId: res.locals.requestId },
@@ -61,6 +99,19 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.destroy();
       return;
     }
-    res.status(answer.status).json(answer.toBody());
+    if (!req.complete) {
+      // The body was refused part-way (a file over the limit): answer now and close the connection
+      // instead of reading the rest of a large upload.
+      res.setHeader("Connection", "close");
+      req.unpipe();
+      req.pause();
+      res.on("finish", () => {
+        // A FIN now, and the socket torn down after a grace period (as a lingering close does), so the
+        // client reads the answer before anything resets the connection.
+        req.socket.end();
+        setTimeout(() => req.socket.destroy(), 2_000).unref();
+      });
+    }
+    res.status(answer.status).json({ ...answer.toBody(), requestId: res.locals.requestId });
   };
 }

@@ -1,23 +1,51 @@
+import { setTimeout as delay } from "node:timers/promises";
 import { ApiError } from "@octavo/contracts";
 import { jobView } from "@octavo/core";
-import { findJobForAccount } from "@octavo/db";
-import { Router } from "express";
+import { findJobForAccount, type JobRow } from "@octavo/db";
+import { type Request, Router } from "express";
 import type { ApiContext } from "../context.js";
 import { accountIdOf } from "../middleware/authenticate.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_WAIT_SECONDS = 60;
+const WAIT_STEP_MS = 200;
+
+function waitSeconds(req: Request): number {
+  const raw = req.query.wait;
+  if (raw === undefined) return 0;
+  if (typeof raw !== "string" || !/^\d{1,2}$/.test(raw) || Number(raw) > MAX_WAIT_SECONDS) {
+    throw new ApiError(
+      "invalid_request",
+      "The wait parameter is not valid.",
+      `wait: must be a whole number of seconds from 0 to ${MAX_WAIT_SECONDS}`,
+    );
+  }
+  return Number(raw);
+}
+
+const finished = (job: JobRow) => job.status === "done" || job.status === "failed";
 
 export function jobsRouter(ctx: ApiContext): Router {
   const router = Router();
   router.get("/v1/jobs/:jobId", async (req, res) => {
     const { jobId } = req.params;
+    const accountId = accountIdOf(res.locals);
+    const wait = waitSeconds(req);
+    const load = () =>
+      UUID.test(jobId)
+        ? findJobForAccount(ctx.database.db, jobId.toLowerCase(), accountId)
+        : Promise.resolve(undefined);
     // An unknown id, a malformed id and another account's job all look the same from outside.
-    const job = UUID.test(jobId)
-      ? await findJobForAccount(ctx.database.db, jobId.toLowerCase(), accountIdOf(res.locals))
-      : undefined;
+    let job = await load();
     if (!job) throw new ApiError("not_found", "There is no job with this id.", `job_id: ${jobId}`);
+    // ?wait=N holds the answer until the job ends (or N seconds pass): one request instead of many polls.
+    const deadline = Date.now() + wait * 1000;
+    while (!finished(job) && Date.now() < deadline && !req.socket.destroyed) {
+      await delay(WAIT_STEP_MS);
+      job = (await load()) ?? job;
+    }
     const outputs = job.status === "done" ? await ctx.jobs.files(job.id, "output") : [];
-    if (job.status === "queued" || job.status === "active") res.setHeader("Retry-After", "1");
+    if (!finished(job)) res.setHeader("Retry-After", "1");
     res.json(jobView(job, outputs, ctx.links, new Date()));
   });
   return router;

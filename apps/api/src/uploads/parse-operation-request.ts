@@ -1,15 +1,20 @@
-import { ApiError } from "@octavo/contracts";
+import { ApiError, serviceLimits } from "@octavo/contracts";
 import type { StoredFile } from "@octavo/core";
-import type { BlobStore } from "@octavo/storage";
 import type { Request, Response } from "express";
 import multer from "multer";
 import { BlobStorageEngine } from "./blob-storage-engine.js";
 import { cleanFileName, contentTypeOf } from "./file-names.js";
+import type { InputSession } from "./input-session.js";
+
+/** One input as the client sent it: an uploaded file (already stored) or a URL (not fetched yet). */
+export type RequestedInput =
+  | { kind: "file"; position: number; file: StoredFile; sha256: string }
+  | { kind: "url"; position: number; url: string };
 
 /** What an operation request carries once its body has been read and its uploads stored. */
 export interface OperationRequest {
-  inputs: StoredFile[];
-  urls: string[];
+  /** In the order sent: files and URLs may be mixed in Form A. */
+  inputs: RequestedInput[];
   rawOptions: unknown;
   webhookUrl: string | undefined;
 }
@@ -24,70 +29,94 @@ function fieldList(value: unknown): string[] {
   return Array.isArray(value) ? value.map(String) : [String(value)];
 }
 
-function humanBytes(bytes: number): string {
-  return `${Math.round(bytes / (1024 * 1024))} MB`;
+export function tooLarge(name: string, maxFileBytes: number): ApiError {
+  const mb = Math.round(maxFileBytes / (1024 * 1024));
+  return new ApiError(
+    "too_large",
+    `${name} is larger than your plan allows.`,
+    `Each file may be at most ${mb} MB on your plan.`,
+  );
 }
 
-function uploadError(error: unknown, maxFileBytes: number): unknown {
+function multerError(error: unknown): unknown {
   if (!(error instanceof multer.MulterError)) return error;
-  switch (error.code) {
-    case "LIMIT_FILE_SIZE":
-      return new ApiError(
-        "too_large",
-        `The file ${error.field === "file" ? "" : `in field ${error.field} `}is larger than your plan allows.`,
-        `Each file may be at most ${humanBytes(maxFileBytes)} on your plan.`,
-      );
-    case "LIMIT_PART_COUNT":
-    case "LIMIT_FILE_COUNT":
-    case "LIMIT_FIELD_COUNT":
-      return new ApiError(
-        "invalid_input",
-        "The request has too many parts.",
-        `Send at most ${MAX_PARTS} files and fields.`,
-      );
-    default:
-      return new ApiError("invalid_request", "The multipart body could not be read.", error.message);
+  if (
+    error.code === "LIMIT_PART_COUNT" ||
+    error.code === "LIMIT_FILE_COUNT" ||
+    error.code === "LIMIT_FIELD_COUNT"
+  ) {
+    return new ApiError(
+      "invalid_input",
+      "The request has too many parts.",
+      `Send at most ${MAX_PARTS} files and fields.`,
+    );
+  }
+  return new ApiError("invalid_request", "The multipart body could not be read.", error.message);
+}
+
+function parseOptionsField(values: string[]): unknown {
+  if (values.length > 1) throw new ApiError("invalid_request", "options may be sent once.", "");
+  const [text] = values;
+  if (text === undefined || text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(
+      "invalid_options",
+      "The options field is not valid JSON.",
+      'options: must be a JSON object, e.g. {"angle": 90}',
+    );
   }
 }
 
 async function readMultipart(
   req: Request,
   res: Response,
-  store: BlobStore,
-  jobId: string,
+  session: InputSession,
   maxFileBytes: number,
 ): Promise<OperationRequest> {
-  const inputs: StoredFile[] = [];
-  let nextIndex = 0;
-  const engine = new BlobStorageEngine(store, (_req, file) => {
-    if (file.fieldname !== "file") {
-      throw new ApiError(
-        "invalid_request",
-        `Files must be sent in the field "file", not "${file.fieldname}".`,
-        "",
-      );
-    }
-    const key = `jobs/${jobId}/inputs/${nextIndex}`;
-    nextIndex += 1;
-    return key;
+  let filesSeen = 0;
+  let limitHit: (error: ApiError) => void = () => undefined;
+  const overLimit = new Promise<never>((_resolve, reject) => {
+    limitHit = reject;
+  });
+  const engine = new BlobStorageEngine(session.store, {
+    place: (request, file) => {
+      if (file.fieldname !== "file") {
+        throw new ApiError(
+          "invalid_request",
+          `Files must be sent in the field "file", not "${file.fieldname}".`,
+          "",
+        );
+      }
+      // Fields before this file are parsed already, so the URLs seen so far give its place in the order.
+      const position = fieldList((request.body as Record<string, unknown>).url).length + filesSeen;
+      filesSeen += 1;
+      return { key: session.allocate(position), position };
+    },
+    maxFileBytes,
+    onLimit: (request, file) => {
+      request.unpipe();
+      request.pause();
+      limitHit(tooLarge(cleanFileName(file.originalname, "A file"), maxFileBytes));
+    },
+    track: (write) => session.writes.push(write),
   });
   const upload = multer({
     storage: engine,
-    limits: { fileSize: maxFileBytes, parts: MAX_PARTS, fieldSize: 1024 * 1024, fieldNameSize: 100 },
+    // The per-file size is enforced by the storage engine, which can stop reading at once.
+    limits: { parts: MAX_PARTS, fieldSize: 1024 * 1024, fieldNameSize: 100 },
   }).any();
-  // On failure multer removes the files it already stored: nothing of a refused request is kept.
-  await new Promise<void>((resolve, reject) => {
-    upload(req, res, (error: unknown) => (error ? reject(uploadError(error, maxFileBytes)) : resolve()));
+  const parsed = new Promise<void>((resolve, reject) => {
+    upload(req, res, (error: unknown) => (error ? reject(multerError(error)) : resolve()));
   });
-  const files = Array.isArray(req.files) ? req.files : [];
-  for (const [index, file] of files.entries()) {
-    const name = cleanFileName(file.originalname, `file-${index + 1}`);
-    inputs.push({ name, size: file.size, contentType: contentTypeOf(name), storageKey: file.path });
-  }
+  // A file over the limit answers 413 at once; multer's own promise then only settles when the
+  // connection closes, and its outcome no longer matters.
+  parsed.catch(() => undefined);
+  await Promise.race([parsed, overLimit]);
+
   const body = req.body as Record<string, unknown>;
   const unknown = Object.keys(body).filter((field) => !MULTIPART_FIELDS.has(field));
-  const options = fieldList(body.options);
-  const webhooks = fieldList(body.webhook_url);
   if (unknown.length > 0) {
     throw new ApiError(
       "invalid_request",
@@ -95,22 +124,32 @@ async function readMultipart(
       "The fields are file, url, options and webhook_url.",
     );
   }
-  if (options.length > 1 || webhooks.length > 1) {
-    throw new ApiError("invalid_request", "options and webhook_url may each be sent once.", "");
+  const webhooks = fieldList(body.webhook_url);
+  if (webhooks.length > 1) throw new ApiError("invalid_request", "webhook_url may be sent once.", "");
+
+  const inputs: RequestedInput[] = [];
+  const files = Array.isArray(req.files) ? req.files : [];
+  for (const [index, file] of files.entries()) {
+    const record = engine.records.get(file.path);
+    if (!record) throw new Error(`upload ${file.path} has no record`);
+    const name = cleanFileName(file.originalname, `file-${index + 1}`);
+    inputs.push({
+      kind: "file",
+      position: record.position,
+      file: { name, size: file.size, contentType: contentTypeOf(name), storageKey: record.key },
+      sha256: record.sha256,
+    });
   }
-  let rawOptions: unknown;
-  if (options[0] !== undefined && options[0].trim() !== "") {
-    try {
-      rawOptions = JSON.parse(options[0]);
-    } catch {
-      throw new ApiError(
-        "invalid_options",
-        "The options field is not valid JSON.",
-        'options: must be a JSON object, e.g. {"angle": 90}',
-      );
-    }
+  // URLs fill the positions the files did not take, in the order they were sent.
+  const taken = new Set(inputs.map((input) => input.position));
+  let position = 0;
+  for (const url of fieldList(body.url)) {
+    while (taken.has(position)) position += 1;
+    inputs.push({ kind: "url", position, url });
+    position += 1;
   }
-  return { inputs, urls: fieldList(body.url), rawOptions, webhookUrl: webhooks[0] };
+  inputs.sort((a, b) => a.position - b.position);
+  return { inputs, rawOptions: parseOptionsField(fieldList(body.options)), webhookUrl: webhooks[0] };
 }
 
 function readJson(req: Request): OperationRequest {
@@ -140,29 +179,33 @@ function readJson(req: Request): OperationRequest {
     if (!Array.isArray(record.urls) || record.urls.some((url) => typeof url !== "string")) {
       throw new ApiError("invalid_request", "urls must be an array of strings.", "");
     }
-    if (record.urls.length > 20)
-      throw new ApiError("invalid_input", "Too many URLs.", "urls holds at most 20 entries.");
+    if (record.urls.length > serviceLimits.maxUrls) {
+      throw new ApiError("invalid_input", "Too many URLs.", `urls: at most ${serviceLimits.maxUrls} entries`);
+    }
     urls.push(...(record.urls as string[]));
   }
   if (record.webhook_url !== undefined && typeof record.webhook_url !== "string") {
     throw new ApiError("invalid_request", "webhook_url must be a string.", "");
   }
-  return { inputs: [], urls, rawOptions: record.options, webhookUrl: record.webhook_url };
+  return {
+    inputs: urls.map((url, position) => ({ kind: "url", position, url })),
+    rawOptions: record.options,
+    webhookUrl: record.webhook_url,
+  };
 }
 
 /** Form A (multipart) or Form B (JSON); any other content type is refused before reading the body. */
 export async function parseOperationRequest(
   req: Request,
   res: Response,
-  store: BlobStore,
-  jobId: string,
+  session: InputSession,
   maxFileBytes: number,
 ): Promise<OperationRequest> {
-  if (req.is("multipart/form-data")) return readMultipart(req, res, store, jobId, maxFileBytes);
+  if (req.is("multipart/form-data")) return readMultipart(req, res, session, maxFileBytes);
   if (req.is("application/json")) return readJson(req);
   throw new ApiError(
     "invalid_request",
     `Content-Type ${req.get("content-type") ?? "(none)"} is not supported.`,
-    "Send multipart/form-data (files) or application/json (URLs).",
+    "Send multipart/form-data (files, URLs) or application/json (URLs).",
   );
 }

@@ -64,7 +64,19 @@ export async function accountsCommand(
       });
       return;
     }
+    case "rotate-webhook-secret": {
+      const [id] = rest;
+      if (!id) throw new UsageError("accounts rotate-webhook-secret needs an account id");
+      const rotated = await runtime.accounts.rotateWebhookSecret(id);
+      printJson({
+        accountId: id,
+        webhookSecret: rotated.webhookSecret,
+        previousSecretValidUntil: rotated.previousValidUntil,
+        note: "Until then each delivery carries two v1= signatures, one per secret.",
+      });
+      return;
+    }
     default:
-      throw new UsageError("accounts create | show | set-plan | adjust-credits");
+      throw new UsageError("accounts create | show | set-plan | adjust-credits | rotate-webhook-secret");
   }
 }

@@ -1,10 +1,10 @@
 import type { Server } from "node:http";
-import { type ApiContext, createApp } from "@octavo/api";
+import { type ApiContext, createApp, createOutbound, PlanRateLimiter } from "@octavo/api";
 import { type OperationId, operations } from "@octavo/contracts";
 import { pingDatabase } from "@octavo/db";
 import { availableOperations } from "@octavo/engines";
-import { pingRedis } from "@octavo/queue";
-import { type RunningWorkers, startWorkers } from "@octavo/worker";
+import { pingRedis, WEBHOOK_QUEUE } from "@octavo/queue";
+import { type QueueName, type RunningWorkers, startWorkers } from "@octavo/worker";
 import type { QueueRuntime } from "../runtime.js";
 
 export interface Serving {
@@ -20,17 +20,18 @@ function implementedQueues(): OperationId[] {
   return operations.map((operation) => operation.id).filter((id) => implemented.has(id));
 }
 
-export function resolveQueues(requested: string | undefined): OperationId[] {
-  const implemented = implementedQueues();
+/** Queue names a worker may be given: the operations with engines, and the webhook deliveries. */
+export function resolveQueues(requested: string | undefined): QueueName[] {
+  const implemented: QueueName[] = [...implementedQueues(), WEBHOOK_QUEUE];
   if (requested === undefined || requested === "" || requested === "all") return implemented;
   const names = requested.split(",").map((name) => name.trim());
-  const unknown = names.filter((name) => !implemented.includes(name as OperationId));
+  const unknown = names.filter((name) => !implemented.includes(name as QueueName));
   if (unknown.length > 0) {
     throw new Error(
       `unknown or unavailable queue ${unknown.join(", ")}; available: ${implemented.join(", ")}`,
     );
   }
-  return names as OperationId[];
+  return names as QueueName[];
 }
 
 function listen(app: ReturnType<typeof createApp>, host: string, port: number): Promise<Server> {
@@ -45,7 +46,7 @@ function listen(app: ReturnType<typeof createApp>, host: string, port: number): 
  */
 export async function serve(
   runtime: QueueRuntime,
-  roles: { api: boolean; queues: OperationId[] | undefined },
+  roles: { api: boolean; queues: QueueName[] | undefined },
 ): Promise<Serving> {
   const workers = roles.queues ? await startWorkers({ ...runtime }, roles.queues) : undefined;
   let server: Server | undefined;
@@ -55,6 +56,11 @@ export async function serve(
     const ctx: ApiContext = {
       ...runtime,
       availableOperations: new Set(queues),
+      rateLimiter: new PlanRateLimiter(runtime.producerConnection, runtime.config.queuePrefix),
+      outbound: createOutbound({
+        allowlist: runtime.allowlist,
+        timeoutMs: runtime.config.urlTimeoutSeconds * 1000,
+      }),
       readinessChecks: [
         { name: "database", check: () => pingDatabase(runtime.database) },
         {
@@ -67,8 +73,9 @@ export async function serve(
         {
           name: "workers",
           check: async () => {
-            const counts = await Promise.all(queues.map((queue) => runtime.producer.workerCount(queue)));
-            const idle = queues.filter((_queue, index) => (counts[index] ?? 0) === 0);
+            const consumed = [...queues, WEBHOOK_QUEUE];
+            const counts = await Promise.all(consumed.map((queue) => runtime.producer.workerCount(queue)));
+            const idle = consumed.filter((_queue, index) => (counts[index] ?? 0) === 0);
             if (idle.length > 0) throw new Error(`no worker consumes ${idle.join(", ")}`);
           },
         },

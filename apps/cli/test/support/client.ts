@@ -54,15 +54,18 @@ export class Client {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 
-  /** Polls the job until it is done or failed (or the deadline passes). */
+  /** Waits for the job to end with long polls (?wait=), honouring 429 Retry-After like a real client. */
   async waitForJob(jobId: string, timeoutMs = 120_000): Promise<JobBody> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const { body } = await this.get(`/v1/jobs/${jobId}`);
-      const job = body as unknown as JobBody;
+      const answer = await this.get(`/v1/jobs/${jobId}?wait=20`);
+      if (answer.status === 429) {
+        await delay(Number(answer.headers.get("retry-after") ?? 1) * 1000);
+        continue;
+      }
+      const job = answer.body as unknown as JobBody;
       if (job.status === "done" || job.status === "failed") return job;
       if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job.status} after ${timeoutMs} ms`);
-      await delay(50);
     }
   }
 

@@ -61,7 +61,16 @@ export const errorResponses = {
   RateLimited: errorResponse("Too many requests this minute.", ["rate_limited"], {
     "Retry-After": { $ref: "#/components/headers/RetryAfter" },
   }),
-  Unavailable: errorResponse("Temporarily unavailable; retry later.", ["unavailable"]),
+  Conflict: errorResponse("The Idempotency-Key belongs to a different request, or to one still running.", [
+    "idempotency_conflict",
+  ]),
+  Unavailable: errorResponse(
+    "Temporarily unavailable (database or queue unreachable, queue full); retry later.",
+    ["unavailable"],
+    {
+      "Retry-After": { $ref: "#/components/headers/RetryAfter" },
+    },
+  ),
   InvalidLink: errorResponse("The download link is forged or has expired.", ["invalid_link", "link_expired"]),
   ResultExpired: errorResponse("The result was deleted one hour after the job.", ["result_expired"]),
 } as const;

@@ -89,6 +89,16 @@ function operationPath(spec: OperationSpec): Record<string, unknown> {
       tags: [spec.path.startsWith("/v1/convert/") ? "Conversions" : "PDF tools"],
       summary: spec.title,
       description: describeOperation(spec),
+      parameters: [
+        {
+          name: "Idempotency-Key",
+          in: "header",
+          required: false,
+          schema: { type: "string", minLength: 1, maxLength: 255 },
+          description:
+            "Makes a retry safe: the same key with the same request within 24 hours returns the first answer and creates no second job; the same key with a different request answers 409 idempotency_conflict.",
+        },
+      ],
       requestBody: requestBody(spec),
       responses: {
         "202": {
@@ -99,6 +109,7 @@ function operationPath(spec: OperationSpec): Record<string, unknown> {
         "401": responseRef("Unauthorized"),
         "402": responseRef("QuotaExceeded"),
         "403": responseRef("NotInPlan"),
+        "409": responseRef("Conflict"),
         "413": responseRef("TooLarge"),
         "429": responseRef("RateLimited"),
         "503": responseRef("Unavailable"),

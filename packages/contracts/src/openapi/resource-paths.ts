@@ -19,12 +19,24 @@ const getJob = {
     operationId: "getJob",
     tags: ["Jobs"],
     summary: "Read a job",
-    description: "The job's status and, when done, its outputs with fresh download links.",
-    parameters: [pathParameter("job_id", "Job identifier.", { type: "string", format: "uuid" })],
+    description:
+      "The job's status and, when done, its outputs with fresh download links. With `wait`, the answer is held until the job is done or failed, or the seconds pass: one request instead of many polls (each request counts against the rate limit).",
+    parameters: [
+      pathParameter("job_id", "Job identifier.", { type: "string", format: "uuid" }),
+      {
+        name: "wait",
+        in: "query",
+        required: false,
+        schema: { type: "integer", minimum: 0, maximum: 60, default: 0 },
+        description: "Hold the answer up to this many seconds until the job ends.",
+      },
+    ],
     responses: {
       "200": jsonResponse("The job.", "Job"),
+      "400": responseRef("BadRequest"),
       "401": responseRef("Unauthorized"),
       "404": responseRef("NotFound"),
+      "429": responseRef("RateLimited"),
     },
   },
 };
@@ -35,7 +47,11 @@ const getAccount = {
     tags: ["Account"],
     summary: "Read the account",
     description: "The plan, its limits and the credits of the current period.",
-    responses: { "200": jsonResponse("The account.", "Account"), "401": responseRef("Unauthorized") },
+    responses: {
+      "200": jsonResponse("The account.", "Account"),
+      "401": responseRef("Unauthorized"),
+      "429": responseRef("RateLimited"),
+    },
   },
 };
 

@@ -1,9 +1,11 @@
 import type { Migration, MigrationProvider } from "kysely/migration";
 import * as initial from "./001-initial.js";
+import * as idempotencyWebhooks from "./002-idempotency-webhooks.js";
 
 /** A static record: migrations ship inside the build, in order, with no file-system scan. */
 const migrations: Record<string, Migration> = {
   "001-initial": initial,
+  "002-idempotency-webhooks": idempotencyWebhooks,
 };
 
 export const migrationProvider: MigrationProvider = {

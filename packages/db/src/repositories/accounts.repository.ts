@@ -20,3 +20,21 @@ export async function updateAccountPlan(db: Db, id: string, plan: string): Promi
   const result = await db.updateTable("accounts").set({ plan }).where("id", "=", id).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+export async function rotateWebhookSecret(
+  db: Db,
+  id: string,
+  sealedNew: string,
+  sealedPrevious: string,
+  previousExpiresAt: string,
+): Promise<void> {
+  await db
+    .updateTable("accounts")
+    .set({
+      webhook_secret: sealedNew,
+      previous_webhook_secret: sealedPrevious,
+      previous_webhook_secret_expires_at: previousExpiresAt,
+    })
+    .where("id", "=", id)
+    .execute();
+}

@@ -10,6 +10,9 @@ export interface AccountsTable {
   plan: string;
   /** Encrypted with the server's secret key (AES-256-GCM); see @octavo/core secret-box. */
   webhook_secret: string;
+  /** The secret before the last rotation (sealed), still signing until its expiry. */
+  previous_webhook_secret: string | null;
+  previous_webhook_secret_expires_at: string | null;
   created_at: string;
 }
 
@@ -81,10 +84,50 @@ export interface CreditLedgerTable {
   created_at: string;
 }
 
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  /** SHA-256 of the request (path, options, file contents, URLs, webhook URL). */
+  fingerprint: string;
+  status: "processing" | "done";
+  response_status: number | null;
+  response_body: string | null;
+  created_at: string;
+}
+
+export type WebhookDeliveryStatus = "pending" | "delivered" | "failed";
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  job_id: string;
+  account_id: string;
+  url: string;
+  status: WebhookDeliveryStatus;
+  attempts: Generated<number>;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  started_at: string;
+  /** Null when no HTTP answer came (refused, timeout, blocked). */
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   jobs: JobsTable;
   job_files: JobFilesTable;
   credit_ledger: CreditLedgerTable;
+  idempotency_keys: IdempotencyKeysTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

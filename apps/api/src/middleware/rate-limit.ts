@@ -1,0 +1,96 @@
+import { ApiError, type PlanId, plans } from "@octavo/contracts";
+import type { RequestHandler, Response } from "express";
+import type { Redis } from "ioredis";
+import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+/**
+ * Requests per account per minute, counted in Redis so the limit holds across every API node.
+ * One limiter per plan, because the plan sets the number of points.
+ */
+export class PlanRateLimiter {
+  private readonly limiters = new Map<PlanId, RateLimiterRedis>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keyPrefix: string,
+  ) {}
+
+  private limiterFor(plan: PlanId): RateLimiterRedis {
+    let limiter = this.limiters.get(plan);
+    if (!limiter) {
+      limiter = new RateLimiterRedis({
+        storeClient: this.redis,
+        points: plans[plan].requestsPerMinute,
+        duration: 60,
+        // The plan is part of the key, so a plan change starts a fresh window at the new size.
+        keyPrefix: `${this.keyPrefix}:rate:${plan}`,
+      });
+      this.limiters.set(plan, limiter);
+    }
+    return limiter;
+  }
+
+  /** Throws on a Redis failure: the caller answers 503, since nothing can be queued without Redis either. */
+  async consume(accountId: string, plan: PlanId): Promise<RateDecision> {
+    const limit = plans[plan].requestsPerMinute;
+    try {
+      const result = await this.limiterFor(plan).consume(accountId, 1);
+      return {
+        allowed: true,
+        limit,
+        remaining: result.remainingPoints,
+        resetSeconds: Math.ceil(result.msBeforeNext / 1000),
+      };
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) {
+        return {
+          allowed: false,
+          limit,
+          remaining: 0,
+          resetSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
+        };
+      }
+      throw rejection;
+    }
+  }
+}
+
+/** The IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers): the policy and what is left of it. */
+function setRateHeaders(res: Response, decision: RateDecision): void {
+  res.setHeader("RateLimit-Policy", `"per-minute";q=${decision.limit};w=60`);
+  res.setHeader("RateLimit", `"per-minute";r=${decision.remaining};t=${decision.resetSeconds}`);
+}
+
+export function rateLimit(limiter: PlanRateLimiter): RequestHandler {
+  return async (_req, res, next) => {
+    const { accountId, plan } = res.locals as { accountId: string; plan: PlanId };
+    let decision: RateDecision;
+    try {
+      decision = await limiter.consume(accountId, plan);
+    } catch {
+      res.setHeader("Retry-After", "5");
+      throw new ApiError(
+        "unavailable",
+        "The service cannot take requests right now.",
+        "Its queue store is unreachable; retry in a few seconds.",
+      );
+    }
+    setRateHeaders(res, decision);
+    if (!decision.allowed) {
+      res.setHeader("Retry-After", String(decision.resetSeconds));
+      throw new ApiError(
+        "rate_limited",
+        `Your plan allows ${decision.limit} requests per minute.`,
+        `Wait ${decision.resetSeconds} seconds (the Retry-After header) before the next request.`,
+      );
+    }
+    next();
+  };
+}

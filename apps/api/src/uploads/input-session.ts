@@ -1,0 +1,28 @@
+import type { BlobStore } from "@octavo/storage";
+
+/**
+ * The stored inputs of one request, before its job exists. Every object written for the request is
+ * tracked here, so a refused request can wait for its writes to settle and delete all of them:
+ * nothing of a refused request is kept.
+ */
+export class InputSession {
+  private readonly keys: string[] = [];
+  readonly writes: Promise<unknown>[] = [];
+
+  constructor(
+    readonly store: BlobStore,
+    readonly jobId: string,
+  ) {}
+
+  /** The storage key of the input at `position` (its place in the order the client sent inputs). */
+  allocate(position: number): string {
+    const key = `jobs/${this.jobId}/inputs/${position}`;
+    this.keys.push(key);
+    return key;
+  }
+
+  async discard(): Promise<void> {
+    await Promise.allSettled(this.writes);
+    await Promise.all(this.keys.map((key) => this.store.delete(key)));
+  }
+}

@@ -1,0 +1,66 @@
+import type { Insertable, Selectable } from "kysely";
+import type { Db } from "../database.js";
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookDeliveryStatus } from "../schema/index.js";
+
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
+
+export async function insertWebhookDelivery(db: Db, row: Insertable<WebhookDeliveriesTable>): Promise<void> {
+  await db.insertInto("webhook_deliveries").values(row).execute();
+}
+
+export function findWebhookDelivery(db: Db, id: string): Promise<WebhookDeliveryRow | undefined> {
+  return db.selectFrom("webhook_deliveries").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export function findWebhookDeliveriesOfJob(db: Db, jobId: string): Promise<WebhookDeliveryRow[]> {
+  return db
+    .selectFrom("webhook_deliveries")
+    .selectAll()
+    .where("job_id", "=", jobId)
+    .orderBy("created_at")
+    .execute();
+}
+
+export function listWebhookAttempts(db: Db, deliveryId: string): Promise<WebhookAttemptRow[]> {
+  return db
+    .selectFrom("webhook_attempts")
+    .selectAll()
+    .where("delivery_id", "=", deliveryId)
+    .orderBy("attempt")
+    .execute();
+}
+
+/** One attempt, and the delivery's running totals, recorded together. */
+export async function recordWebhookAttempt(
+  db: Db,
+  attempt: Insertable<WebhookAttemptsTable>,
+  outcome: { status: WebhookDeliveryStatus; finishedAt: string | null },
+): Promise<void> {
+  await db.insertInto("webhook_attempts").values(attempt).execute();
+  await db
+    .updateTable("webhook_deliveries")
+    .set((eb) => ({
+      attempts: eb("attempts", "+", 1),
+      last_status_code: attempt.status_code ?? null,
+      last_error: attempt.error ?? null,
+      status: outcome.status,
+      finished_at: outcome.finishedAt,
+    }))
+    .where("id", "=", attempt.delivery_id)
+    .execute();
+}
+
+export function findUnfinishedWebhookDeliveries(
+  db: Db,
+  createdBefore: string,
+  limit: number,
+): Promise<WebhookDeliveryRow[]> {
+  return db
+    .selectFrom("webhook_deliveries")
+    .selectAll()
+    .where("status", "=", "pending")
+    .where("created_at", "<", createdBefore)
+    .limit(limit)
+    .execute();
+}
