@@ -81,10 +81,18 @@ ${plansTable()}
 When webhook_url is given (paid plans; 403 webhooks_not_in_plan on ${plans[free].name}), the service POSTs the job, the same JSON as GET /v1/jobs/{job_id}, once it is done or failed.
 - Header \`${webhookSignatureHeader}: t=<unix_seconds>,v1=<hex_digest>\`.
 - v1 is the hex HMAC-SHA256 of the string \`<t>.<raw_body>\` under the webhook signing secret from the dashboard. Compare it in constant time, and reject deliveries whose t is more than ${limits.webhookToleranceSeconds} seconds from your clock.
-- A non-2xx answer is retried ${limits.webhookRetries} times over about ${limits.webhookRetryWindowSeconds} seconds.
+- A non-2xx answer, a 10 s timeout or a refused connection is retried ${limits.webhookRetries} times over about ${limits.webhookRetryWindowSeconds} seconds (5, 15 and 25 s later). The header \`SVC-Webhook-Id\` names the delivery; use it to drop duplicates.
+- After a secret rotation both secrets sign for 24 hours: the header then holds two v1 entries, and a delivery is genuine when either matches.
+
+## Request conventions
+- **Idempotency-Key** (POST operation endpoints): the same key with the same request within 24 hours answers with the first response and creates no second job (header \`Idempotent-Replayed: true\`); the same key with a different request gives 409 idempotency_conflict.
+- **X-Request-Id**: every response carries one (yours when you send it); error bodies repeat it as requestId.
+- **Rate limits**: every authenticated response carries the IETF headers \`RateLimit-Policy\` and \`RateLimit\`; 429 comes with \`Retry-After\` in seconds. \`GET /v1/jobs/{job_id}?wait=N\` holds the answer up to N seconds (at most 60) until the job ends.
+- **URL inputs**: only http and https; loopback, private, link-local (cloud metadata), CGNAT, unique-local, multicast and reserved addresses are refused in every notation and on every redirect (blocked_url). A URL that cannot be downloaded gives unreachable_url; one larger than the plan allows gives 413 too_large. The file name comes from Content-Disposition, else the URL path, else the Content-Type.
+- **503 unavailable** with Retry-After when the service cannot take work (a backing service is unreachable, the queue is full, or the operation's engine is not installed yet).
 
 ## Errors
-Error responses are JSON \`{ error, message, detail }\`; for invalid_options, detail names the option and what it allows.
+Error responses are JSON \`{ error, message, detail, requestId }\`; for invalid_options, detail names the option and what it allows.
 
 ${apiErrorsTable()}
 

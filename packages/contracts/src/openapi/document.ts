@@ -71,7 +71,23 @@ export function buildOpenApiDocument(options: { serverUrl: string }): Record<str
     components: {
       schemas: componentSchemas(),
       responses: errorResponses,
-      headers: { RetryAfter: retryAfterHeader },
+      headers: {
+        RetryAfter: retryAfterHeader,
+        RateLimitPolicy: {
+          description:
+            'IETF RateLimit-Policy: the plan\'s requests per minute, e.g. `"per-minute";q=60;w=60`.',
+          schema: { type: "string" },
+        },
+        RateLimit: {
+          description:
+            'IETF RateLimit: requests left in the window and seconds until it resets, e.g. `"per-minute";r=57;t=41`.',
+          schema: { type: "string" },
+        },
+        RequestId: {
+          description: "The request's id: the client's own X-Request-Id when it sent one, else a new one.",
+          schema: { type: "string" },
+        },
+      },
       securitySchemes: {
         bearerAuth: {
           type: "http",

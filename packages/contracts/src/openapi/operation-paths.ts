@@ -103,6 +103,11 @@ function operationPath(spec: OperationSpec): Record<string, unknown> {
       responses: {
         "202": {
           description: "Accepted: the job is queued.",
+          headers: {
+            "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
+            RateLimit: { $ref: "#/components/headers/RateLimit" },
+            "X-Request-Id": { $ref: "#/components/headers/RequestId" },
+          },
           content: { "application/json": { schema: { $ref: "#/components/schemas/JobCreated" } } },
         },
         "400": responseRef("BadRequest"),
