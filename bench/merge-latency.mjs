@@ -123,9 +123,12 @@ try {
     for (const [index, blob] of bodies.entries()) form.append("file", blob, inputs[index].name);
     const started = performance.now();
     const created = await (await fetch(`${base}/v1/merge`, { method: "POST", headers, body: form })).json();
+    // Long poll: the answer comes as soon as the job ends (one request, not one per poll interval).
     let job;
     do {
-      job = await (await fetch(`${base}/v1/jobs/${created.id}`, { headers })).json();
+      const answer = await fetch(`${base}/v1/jobs/${created.id}?wait=30`, { headers });
+      if (answer.status === 429) throw new Error("rate limited: the bench must stay under the plan's requests per minute");
+      job = await answer.json();
     } while (job.status !== "done" && job.status !== "failed");
     if (job.status !== "done") throw new Error(`merge failed: ${job.message}`);
     if (i > 0) {

@@ -8,7 +8,9 @@ import { accountIdOf } from "../middleware/authenticate.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_WAIT_SECONDS = 60;
-const WAIT_STEP_MS = 200;
+/** The held request re-reads the job often at first (most jobs end in a second) and less often later. */
+const FIRST_STEP_MS = 25;
+const LONGEST_STEP_MS = 500;
 
 function waitSeconds(req: Request): number {
   const raw = req.query.wait;
@@ -40,9 +42,10 @@ export function jobsRouter(ctx: ApiContext): Router {
     if (!job) throw new ApiError("not_found", "There is no job with this id.", `job_id: ${jobId}`);
     // ?wait=N holds the answer until the job ends (or N seconds pass): one request instead of many polls.
     const deadline = Date.now() + wait * 1000;
-    while (!finished(job) && Date.now() < deadline && !req.socket.destroyed) {
-      await delay(WAIT_STEP_MS);
+    for (let step = FIRST_STEP_MS; !finished(job) && Date.now() < deadline && !req.socket.destroyed; ) {
+      await delay(Math.min(step, Math.max(0, deadline - Date.now())));
       job = (await load()) ?? job;
+      step = Math.min(LONGEST_STEP_MS, step * 1.5);
     }
     const outputs = job.status === "done" ? await ctx.jobs.files(job.id, "output") : [];
     if (!finished(job)) res.setHeader("Retry-After", "1");
