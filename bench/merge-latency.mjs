@@ -127,7 +127,8 @@ try {
     let job;
     do {
       const answer = await fetch(`${base}/v1/jobs/${created.id}?wait=30`, { headers });
-      if (answer.status === 429) throw new Error("rate limited: the bench must stay under the plan's requests per minute");
+      if (answer.status === 429)
+        throw new Error("rate limited: the bench must stay under the plan's requests per minute");
       job = await answer.json();
     } while (job.status !== "done" && job.status !== "failed");
     if (job.status !== "done") throw new Error(`merge failed: ${job.message}`);
