@@ -105,7 +105,7 @@ describe("the operator CLI, as `npx octavo` from the repository root", () => {
     const doctor = octavo("doctor");
     const report = doctor.json as { name: string; found: boolean; version?: string }[];
     expect(doctor.status, JSON.stringify(report)).toBe(0);
-    for (const name of ["node", "redis-server", "qpdf"]) {
+    for (const name of ["node", "redis-server", "qpdf", "libreoffice", "chromium"]) {
       expect(report.find((entry) => entry.name === name)).toMatchObject({
         found: true,
         version: expect.any(String),

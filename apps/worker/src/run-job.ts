@@ -6,6 +6,8 @@ import type { StoredFile } from "@octavo/core";
 import { type JobFileRow, markJobFilesDeleted } from "@octavo/db";
 import { BlobNotFoundError } from "@octavo/storage";
 import type { WorkerContext } from "./context.js";
+import { RESIDENT_OPERATIONS, type ResidentEngines } from "./resident/resident-engines.js";
+import type { SandboxResult, SandboxTask } from "./sandbox/protocol.js";
 import { runInSandbox } from "./sandbox/run-in-sandbox.js";
 import type { SandboxPool } from "./sandbox/sandbox-pool.js";
 import { queueWebhook } from "./webhooks/queue-delivery.js";
@@ -38,10 +40,26 @@ async function deleteInputs(ctx: WorkerContext, inputs: readonly JobFileRow[]): 
  * the sandbox, store the outputs, settle the job, delete the inputs. Engine problems end the job as
  * `failed`; only infrastructure errors (database, storage) throw, so the queue retries them.
  */
+export interface JobRunners {
+  /** Fresh child processes for the in-process PDF engines (MuPDF.js, qpdf, Ghostscript). */
+  pool: SandboxPool;
+  /** Warm LibreOffice and Chromium, each in processes of their own. */
+  resident: ResidentEngines;
+}
+
+function execute(
+  task: SandboxTask,
+  runners: JobRunners,
+  options: { timeoutMs: number; onProgress: (fraction: number) => void; signal?: AbortSignal },
+): Promise<SandboxResult & { stderr?: string }> {
+  if (RESIDENT_OPERATIONS.has(task.operation)) return runners.resident.run(task, options);
+  return runInSandbox(task, { pool: runners.pool, ...options });
+}
+
 export async function runJob(
   ctx: WorkerContext,
   jobId: string,
-  { pool, signal }: { pool: SandboxPool; signal?: AbortSignal },
+  { runners, signal }: { runners: JobRunners; signal?: AbortSignal },
 ): Promise<void> {
   const started = await ctx.jobs.start(jobId);
   if (!started) return; // already finished: a duplicate or late delivery
@@ -51,7 +69,9 @@ export async function runJob(
     const local: { path: string; name: string }[] = [];
     await mkdir(join(workDir, "in"));
     for (const input of inputs) {
-      const path = join(workDir, "in", `${input.position}.bin`);
+      // The position keeps names apart; the extension stays, since engines such as LibreOffice read it.
+      const extension = /\.[A-Za-z0-9]{1,8}$/.exec(input.name)?.[0] ?? "";
+      const path = join(workDir, "in", `${input.position}${extension.toLowerCase()}`);
       try {
         await ctx.store.getToFile(input.storage_key, path);
       } catch (error) {
@@ -66,15 +86,15 @@ export async function runJob(
       local.push({ path, name: input.name });
     }
 
-    const result = await runInSandbox(
+    const result = await execute(
       {
         operation: job.operation as OperationId,
         options: JSON.parse(job.options) as Record<string, unknown>,
         inputs: local,
         workDir: join(workDir, "out"),
       },
+      runners,
       {
-        pool,
         timeoutMs: ctx.config.jobTimeoutSeconds * 1000,
         onProgress: progressWriter(ctx, jobId),
         ...(signal ? { signal } : {}),

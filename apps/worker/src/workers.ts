@@ -1,9 +1,13 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { OperationId } from "@octavo/contracts";
 import { createRedis, type JobMessage, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from "@octavo/queue";
 import { type Job, Worker } from "bullmq";
 import pLimit from "p-limit";
 import type { WorkerContext } from "./context.js";
 import { runJanitor } from "./janitor.js";
+import { ResidentEngines } from "./resident/resident-engines.js";
 import { runJob } from "./run-job.js";
 import { SandboxPool } from "./sandbox/sandbox-pool.js";
 import { deliverWebhook } from "./webhooks/deliver.js";
@@ -37,6 +41,12 @@ export async function startWorkers(
   const engineSlots = pLimit(ctx.config.workerConcurrency);
   // The sandbox's V8 heap cap; native engine processes get their own limits from the engines' run().
   const pool = new SandboxPool(2048);
+  const resident = new ResidentEngines({
+    workDir: await mkdtemp(join(tmpdir(), "octavo-resident-")),
+    allowlist: ctx.allowlist,
+    officeInstances: ctx.config.workerConcurrency,
+  });
+  const runners = { pool, resident };
 
   const onFailed = (job: Job<JobMessage> | undefined, error: Error) => {
     if (!job) return;
@@ -60,7 +70,7 @@ export async function startWorkers(
   for (const queue of queues.filter((name) => name !== WEBHOOK_QUEUE)) {
     const worker = new Worker<JobMessage>(
       queue,
-      (job) => engineSlots(() => runJob(ctx, job.data.jobId, { pool, signal: shutdown.signal })),
+      (job) => engineSlots(() => runJob(ctx, job.data.jobId, { runners, signal: shutdown.signal })),
       {
         connection,
         prefix: ctx.config.queuePrefix,
@@ -121,6 +131,7 @@ export async function startWorkers(
       await graceful;
       clearTimeout(timer);
       pool.close();
+      await resident.close();
       connection.disconnect();
     },
   };

@@ -12,6 +12,10 @@ function probe(command: string, args: string[]): string | undefined {
 export async function doctorCommand(): Promise<boolean> {
   const engines = await doctor();
   const redis = probe("redis-server", ["--version"]);
+  const soffice = probe("soffice", ["--version"]);
+  // Debian's python3 (the one python3-uno belongs to), not whatever python3 comes first in PATH.
+  const uno = probe("/usr/bin/python3", ["-c", "import uno; print('ok')"]);
+  const chromium = probe("chromium", ["--version"]);
   const report = [
     { name: "node", found: true, version: process.versions.node, path: process.execPath, usedFor: "runtime" },
     {
@@ -21,6 +25,19 @@ export async function doctorCommand(): Promise<boolean> {
       usedFor: "the supervised queue when OCTAVO_REDIS_URL is unset",
     },
     ...engines,
+    {
+      name: "libreoffice",
+      found: soffice !== undefined,
+      ...(soffice ? { version: /LibreOffice ([\d.]+)/.exec(soffice)?.[1] ?? soffice } : {}),
+      usedFor: "Word, PowerPoint and Excel to PDF (warm listeners)",
+    },
+    { name: "python3-uno", found: uno === "ok", usedFor: "driving the LibreOffice listeners" },
+    {
+      name: "chromium",
+      found: chromium !== undefined,
+      ...(chromium ? { version: /([\d.]+)/.exec(chromium)?.[1] ?? chromium } : {}),
+      usedFor: "HTML and URL to PDF (puppeteer-core)",
+    },
   ];
   printJson(report);
   return report.every((entry) => entry.found);

@@ -4,7 +4,12 @@ import { type OperationId, operations } from "@octavo/contracts";
 import { pingDatabase } from "@octavo/db";
 import { availableOperations } from "@octavo/engines";
 import { pingRedis, WEBHOOK_QUEUE } from "@octavo/queue";
-import { type QueueName, type RunningWorkers, startWorkers } from "@octavo/worker";
+import {
+  type QueueName,
+  type RunningWorkers,
+  residentOperationsInstalled,
+  startWorkers,
+} from "@octavo/worker";
 import type { QueueRuntime } from "../runtime.js";
 
 export interface Serving {
@@ -16,7 +21,7 @@ export interface Serving {
 }
 
 function implementedQueues(): OperationId[] {
-  const implemented = new Set<string>(availableOperations);
+  const implemented = new Set<string>([...availableOperations, ...residentOperationsInstalled()]);
   return operations.map((operation) => operation.id).filter((id) => implemented.has(id));
 }
 

@@ -8,11 +8,17 @@ export interface SandboxTask {
   workDir: string;
 }
 
+export interface TaskOutput {
+  path: string;
+  name: string;
+  contentType: string;
+}
+
 export type SandboxMessage =
   | { type: "progress"; fraction: number }
   | {
       type: "done";
-      outputs: { path: string; name: string; contentType: string }[];
+      outputs: TaskOutput[];
       engine: string;
       warnings: string[];
     }

@@ -1,0 +1,24 @@
+import { accessSync, constants } from "node:fs";
+import { delimiter, join } from "node:path";
+
+function onPath(program: string): boolean {
+  return (process.env.PATH ?? "").split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir, program), constants.X_OK);
+      return true;
+    } catch {
+      return false; // not in this directory
+    }
+  });
+}
+
+/**
+ * The warm-engine operations whose programs are installed on this machine. The API answers 503
+ * unavailable for the others, instead of accepting jobs no worker could run.
+ */
+export function residentOperationsInstalled(): string[] {
+  const operations: string[] = [];
+  if (onPath("soffice")) operations.push("word-to-pdf", "powerpoint-to-pdf", "excel-to-pdf");
+  if (onPath("chromium")) operations.push("html-to-pdf");
+  return operations;
+}

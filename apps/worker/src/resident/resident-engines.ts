@@ -1,0 +1,137 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { HtmlRenderer, type HtmlRenderOptions } from "@octavo/browser";
+import type { OptionsOf } from "@octavo/contracts";
+import { JobFailure } from "@octavo/engines";
+import type { AllowList } from "@octavo/net";
+import { OfficeConverter } from "@octavo/office";
+import type { SandboxResult, SandboxTask, TaskOutput } from "../sandbox/protocol.js";
+import { uniqueName } from "./output-names.js";
+
+/** Operations whose engines stay warm in the worker process (each engine its own child processes). */
+export const RESIDENT_OPERATIONS = new Set([
+  "word-to-pdf",
+  "powerpoint-to-pdf",
+  "excel-to-pdf",
+  "html-to-pdf",
+]);
+
+export interface ResidentSettings {
+  workDir: string;
+  allowlist: AllowList;
+  /** LibreOffice instances, one per core by default. */
+  officeInstances: number;
+}
+
+const PDF = "application/pdf";
+
+/**
+ * The warm engines of one worker process: LibreOffice listeners and one Chromium, each started on
+ * first use and supervised by its package. The untrusted file is parsed by those child processes,
+ * under their own limits; this class only hands them work and enforces the job's deadline.
+ */
+export class ResidentEngines {
+  private office: OfficeConverter | undefined;
+  private browser: HtmlRenderer | undefined;
+
+  constructor(private readonly settings: ResidentSettings) {}
+
+  private officeConverter(): OfficeConverter {
+    this.office ??= new OfficeConverter({
+      instances: this.settings.officeInstances,
+      maxConversionsPerInstance: 200,
+      conversionTimeoutMs: 120_000,
+      workDir: join(this.settings.workDir, "office"),
+    });
+    return this.office;
+  }
+
+  private htmlRenderer(): HtmlRenderer {
+    this.browser ??= new HtmlRenderer({
+      allowlist: this.settings.allowlist,
+      maxJobsPerBrowser: 200,
+      renderTimeoutMs: 120_000,
+      maxPages: 500,
+      maxBytes: 100 * 1024 * 1024,
+      workDir: join(this.settings.workDir, "browser"),
+    });
+    return this.browser;
+  }
+
+  async run(
+    task: SandboxTask,
+    options: { timeoutMs: number; onProgress: (fraction: number) => void; signal?: AbortSignal },
+  ): Promise<SandboxResult> {
+    const deadline = AbortSignal.timeout(options.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+    try {
+      const outputs =
+        task.operation === "html-to-pdf"
+          ? await this.renderHtml(task, signal)
+          : await this.convertOffice(task, signal, options.onProgress);
+      return {
+        type: "done",
+        outputs,
+        engine: task.operation === "html-to-pdf" ? "chromium" : "libreoffice",
+        warnings: [],
+      };
+    } catch (error) {
+      if (deadline.aborted) {
+        const minutes = Math.round(options.timeoutMs / 6_000) / 10;
+        return {
+          type: "failed",
+          code: "timeout",
+          message: `The job ran longer than ${minutes} minutes and was stopped.`,
+          detail: undefined,
+        };
+      }
+      if (error instanceof JobFailure)
+        return { type: "failed", code: error.code, message: error.message, detail: error.detail };
+      throw error;
+    }
+  }
+
+  private async convertOffice(
+    task: SandboxTask,
+    signal: AbortSignal,
+    onProgress: (fraction: number) => void,
+  ): Promise<TaskOutput[]> {
+    const converter = this.officeConverter();
+    const taken = new Set<string>();
+    const outputs: TaskOutput[] = [];
+    for (const [index, input] of task.inputs.entries()) {
+      const outDir = join(task.workDir, String(index));
+      await mkdir(outDir, { recursive: true });
+      const converted = await converter.convert(input, outDir, signal);
+      outputs.push({ path: converted.path, name: uniqueName(converted.name, taken), contentType: PDF });
+      onProgress((index + 1) / task.inputs.length);
+    }
+    return outputs;
+  }
+
+  private async renderHtml(task: SandboxTask, signal: AbortSignal): Promise<TaskOutput[]> {
+    const options = task.options as OptionsOf<"html-to-pdf">;
+    const renderOptions: HtmlRenderOptions = {
+      format: options.format,
+      landscape: options.landscape,
+      margin: options.margin,
+      background: options.background,
+      media: options.media,
+    };
+    const renderer = this.htmlRenderer();
+    const [input] = task.inputs;
+    await mkdir(task.workDir, { recursive: true });
+    const outPath = join(task.workDir, "page.pdf");
+    if (input) {
+      await renderer.renderHtml(input.path, renderOptions, outPath, signal);
+      return [{ path: outPath, name: `${input.name.replace(/\.html?$/i, "")}.pdf`, contentType: PDF }];
+    }
+    if (!options.url) throw new JobFailure("invalid_input", "Send an HTML file or options.url.");
+    await renderer.renderUrl(options.url, renderOptions, outPath, signal);
+    return [{ path: outPath, name: `${new URL(options.url).hostname}.pdf`, contentType: PDF }];
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.office?.close(), this.browser?.close()]);
+  }
+}
