@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { setTimeout as delay } from "node:timers/promises";
 import { helperScript } from "./assets.js";
 import type { OfficeFamily } from "./extensions.js";
 import type { OfficeLogger } from "./logger.js";
@@ -126,11 +127,16 @@ export class OfficeInstance {
     if (pid !== undefined) killGroup(pid, this.settings.logger);
   }
 
-  /** Kills the process group and waits until the helper has exited. */
+  /**
+   * Kills the process group and waits until the helper has exited and every process of its group is
+   * gone, so a restart never runs two soffice.bin for one instance, even for a moment.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
+    const pid = this.child?.pid;
     this.kill();
     await this.exited;
+    if (pid !== undefined) await groupGone(pid);
     this.stopping = false;
   }
 
@@ -320,6 +326,19 @@ export class OfficeInstance {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
+}
+
+/** Resolves once no process of the group is left (signal 0 probes without killing), within 5 s. */
+async function groupGone(pid: number): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(-pid, 0);
+    } catch {
+      return; // ESRCH: the group is empty
+    }
+    await delay(20);
+  }
 }
 
 function killGroup(pid: number, logger: OfficeLogger): void {

@@ -2,6 +2,7 @@ import { access, mkdir, readFile, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { run } from "@octavo/engines";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -119,7 +120,7 @@ describe("no macro ever runs", () => {
       { timeoutMs: 60_000, memoryBytes: null, signal: stop.signal },
     );
     for (let waited = 0; waited < 60_000 && !(await exists(marker)); waited += 250) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await delay(250); // polling the marker file, within the loop's deadline
     }
     stop.abort();
     await opened;
@@ -133,7 +134,7 @@ describe("no macro ever runs", () => {
     await mkdir(out);
     const output = await converter.convert({ path: document, name: "auto-run.odt" }, out);
     expect(await pdfPages(output.path)).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await delay(1_000); // a macro bound to a late event would have written the marker by now
     expect(await exists(marker)).toBe(false);
   });
 

@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { OfficeConverter, type OfficeConverterOptions } from "../src/index.js";
 import { corpus, failureOf, pdfPages, recordingLogger, sofficePids, tempDir } from "./helpers.js";
@@ -82,7 +83,7 @@ describe("warm, supervised LibreOffice", () => {
     const [victim] = await sofficePids(workDir);
     if (victim === undefined) throw new Error("no soffice.bin");
     const conversion = converter.convert(large, await outDir());
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await delay(delayMs); // the point in the conversion at which the crash is injected
     process.kill(victim, "SIGKILL");
     // The conversion lost its instance and was tried once more on a fresh one.
     const output = await conversion;
@@ -131,7 +132,7 @@ describe("warm, supervised LibreOffice", () => {
     const sampler = (async () => {
       while (sampling) {
         most = Math.max(most, (await sofficePids(workDir)).length);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await delay(100); // sampling interval, not a wait for a condition
       }
     })();
     const jobs = [small, large, small, corpus("office/pypptx_cht-chart-type.pptx"), small, small];
