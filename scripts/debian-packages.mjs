@@ -22,5 +22,33 @@ export const debianPackages = [
   "fonts-noto-core", // Arabic, Hebrew, Devanagari and most other scripts
   "fonts-noto-cjk",
   "chromium", // HTML and URL to PDF, driven by puppeteer-core
+  // OCR: OCRmyPDF drives native tesseract; language data for the 17 codes of the spec, and osd for
+  // page orientation. Nothing is downloaded at run time.
+  "ocrmypdf",
+  "tesseract-ocr",
+  "tesseract-ocr-osd",
+  "tesseract-ocr-eng",
+  "tesseract-ocr-spa",
+  "tesseract-ocr-por",
+  "tesseract-ocr-fra",
+  "tesseract-ocr-deu",
+  "tesseract-ocr-ita",
+  "tesseract-ocr-nld",
+  "tesseract-ocr-ind",
+  "tesseract-ocr-swa",
+  "tesseract-ocr-hin",
+  "tesseract-ocr-ara",
+  "tesseract-ocr-rus",
+  "tesseract-ocr-tur",
+  "tesseract-ocr-vie",
+  "tesseract-ocr-chi-sim",
+  "tesseract-ocr-jpn",
+  "tesseract-ocr-kor",
+  "icc-profiles-free", // the sRGB output intent of PDF/A files
+  // Tests only: Apache PDFBox Preflight validates PDF/A-1b outputs (on the machine's OpenJDK).
+  "libpdfbox2-java",
+  "libactivation-java",
+  "libjaxb-api-java",
+  "default-jre-headless", // tests only: runs PDFBox Preflight
   "catdoc", // tests only: reads legacy .doc text independently of LibreOffice, to measure recall
 ];

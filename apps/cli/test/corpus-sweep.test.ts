@@ -47,7 +47,10 @@ const MISLABELED_BUT_READABLE = new Set([
   "pdfjs_bug1606566.pdf",
 ]);
 
-describe("the six operations over the corpus, through the API (PostgreSQL, supervised Redis)", () => {
+/** How a damaged or unreadable input may end, besides done: never `internal` or `timeout`. */
+const DAMAGED_CODES = ["invalid_input", "password_required", "conversion_failed"];
+
+describe("the operations over the corpus, through the API (PostgreSQL, supervised Redis)", () => {
   let stack: Stack;
   let scratch: string;
   /** One account per concurrent chain, so the sweep stays inside each account's rate limit. */
@@ -219,6 +222,45 @@ describe("the six operations over the corpus, through the API (PostgreSQL, super
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe("invalid_input");
   }, 600_000);
+
+  it("compress, OCR and PDF/A refuse encrypted and mislabeled inputs, and end every damaged file clearly", async () => {
+    const tools = ["/v1/compress", "/v1/ocr", "/v1/convert/pdf-to-pdfa"] as const;
+    // Every mismatch is collected, so one run shows them all.
+    const problems: string[] = [];
+    const encrypted = pdfsOf("encrypted").flatMap((entry) => tools.map((path) => ({ entry, path })));
+    await each(encrypted, async ({ entry, path }) => {
+      const job = await submit(path, [entry]);
+      const expected =
+        name(entry) === "tika_testMicrosoftIRMServices.pdf" ? DAMAGED_CODES : ["password_required"];
+      if (job.status !== "failed" || !expected.includes(job.error ?? "")) {
+        problems.push(`${path} ${entry.path}: ${job.status} ${job.error ?? ""} ${job.message ?? ""}`);
+      }
+    });
+    // OCR of the 429-page damaged file alone would outlast the job timeout; the small ones show the rule.
+    const damaged = [...pdfsOf("broken"), ...pdfsOf("mislabeled")].flatMap((entry) =>
+      tools.filter((path) => path !== "/v1/ocr" || (entry.pages ?? 0) <= 20).map((path) => ({ entry, path })),
+    );
+    await each(damaged, async ({ entry, path }) => {
+      const job = await submit(path, [entry]).catch((error: unknown) => {
+        problems.push(`${path} ${entry.path}: ${String(error)}`);
+        return undefined;
+      });
+      if (!job) return;
+      if (job.status === "done") {
+        const [output = ""] = await downloadAll(job);
+        const check = await qpdfCheck(output);
+        if (check !== 0 && check !== 3)
+          problems.push(`${path} ${entry.path}: done, but qpdf --check says ${check}`);
+      } else if (
+        job.status !== "failed" ||
+        !DAMAGED_CODES.includes(job.error ?? "") ||
+        (job.message ?? "").length < 20
+      ) {
+        problems.push(`${path} ${entry.path}: ${job.status} ${job.error ?? ""} ${job.message ?? ""}`);
+      }
+    });
+    expect(problems).toEqual([]);
+  }, 1_200_000);
 
   it("never leaves a job unfinished or an input stored", async () => {
     const unfinished = await stack.runtime.database.db

@@ -1,7 +1,7 @@
 export type { WorkerContext } from "./context.js";
 export { runJanitor } from "./janitor.js";
 export { killProcessTree } from "./process-tree.js";
-export { residentOperationsInstalled } from "./resident/availability.js";
+export { toolOperationsInstalled } from "./resident/availability.js";
 export { runJob } from "./run-job.js";
 export { WEBHOOK_RETRY_DELAYS_MS } from "./webhooks/queue-delivery.js";
 export { type QueueName, type RunningWorkers, startWorkers } from "./workers.js";

@@ -112,7 +112,14 @@ export async function runJob(
         const { size } = await ctx.store.putFile(storageKey, output.path);
         stored.push({ name: output.name, size, contentType: output.contentType, storageKey });
       }
-      if (await ctx.jobs.complete(jobId, stored, result.engine)) await queueWebhook(ctx, jobId);
+      if (
+        await ctx.jobs.complete(jobId, stored, {
+          engine: result.engine,
+          warnings: result.warnings,
+          ...(result.report ? { report: result.report } : {}),
+        })
+      )
+        await queueWebhook(ctx, jobId);
       ctx.logger.info(
         { jobId, operation: job.operation, engine: result.engine, warnings: result.warnings.length },
         "job done",

@@ -84,6 +84,33 @@ export const Job = Type.Object(
     message: Type.Optional(
       Type.String({ description: "A sentence about the failure; present when failed." }),
     ),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          "Things worth knowing about a done job, e.g. that a damaged input was reconstructed or that a compression target could not be reached.",
+      }),
+    ),
+    compression: Type.Optional(
+      Type.Object(
+        {
+          inputBytes: count("Size of the input."),
+          outputBytes: count("Size of the result."),
+          ratio: Type.Number({ minimum: 0, description: "outputBytes / inputBytes." }),
+          setting: Type.String({
+            description:
+              'The setting that made the result, e.g. "recommended: images ≤ 150 dpi, JPEG quality 70".',
+          }),
+          targetKB: Type.Optional(count("The targetKB option, when given.")),
+          targetMet: Type.Optional(
+            Type.Boolean({
+              description:
+                "Whether the result is under targetKB; false means the smallest result is returned.",
+            }),
+          ),
+        },
+        { description: "Compress jobs only: what the compression achieved." },
+      ),
+    ),
   },
   { description: "A job, as GET /v1/jobs/{job_id} returns it and as the webhook body." },
 );

@@ -8,7 +8,7 @@ export {
 } from "./accounts.js";
 export { FileLinkSigner } from "./file-links.js";
 export { IDEMPOTENCY_RETENTION_MS, type IdempotencyOutcome, IdempotencyService } from "./idempotency.js";
-export { JobService, type NewJob, QuotaExceededError, type StoredFile } from "./jobs.js";
+export { type CompletedWork, JobService, type NewJob, QuotaExceededError, type StoredFile } from "./jobs.js";
 export {
   API_KEY_PREFIX,
   generateApiKey,

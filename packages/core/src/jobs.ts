@@ -24,6 +24,14 @@ export interface StoredFile {
   storageKey: string;
 }
 
+/** What the engine said about a finished job besides its outputs. */
+export interface CompletedWork {
+  engine: string;
+  warnings?: readonly string[];
+  /** Operation-specific facts, e.g. the compression achieved. */
+  report?: Record<string, unknown>;
+}
+
 export interface NewJob {
   /** Chosen before the upload, so inputs are stored under the job's own keys. */
   id: string;
@@ -79,6 +87,8 @@ export class JobService {
         error_code: null,
         error_message: null,
         engine: null,
+        warnings: null,
+        report: null,
         webhook_url: job.webhookUrl ?? null,
         created_at: createdAt,
         started_at: null,
@@ -125,14 +135,21 @@ export class JobService {
   }
 
   /** active → done, the outputs recorded and the credits charged, all at most once. */
-  async complete(jobId: string, outputs: StoredFile[], engine: string, now = new Date()): Promise<boolean> {
+  async complete(
+    jobId: string,
+    outputs: StoredFile[],
+    result: CompletedWork,
+    now = new Date(),
+  ): Promise<boolean> {
     const finishedAt = toIso(now);
     return this.database.db.transaction().execute(async (trx) => {
       const changed = await finishJob(trx, jobId, {
         status: "done",
         finished_at: finishedAt,
         progress: 1,
-        engine,
+        engine: result.engine,
+        warnings: result.warnings?.length ? JSON.stringify(result.warnings) : null,
+        report: result.report ? JSON.stringify(result.report) : null,
       });
       if (!changed) return false;
       const job = await findJob(trx, jobId);

@@ -14,7 +14,12 @@ export function jobView(job: JobRow, outputs: readonly JobFileRow[], links: File
   };
   if (job.started_at) view.startedAt = job.started_at;
   if (job.finished_at) view.finishedAt = job.finished_at;
-  if (job.status === "done") view.outputs = outputs.map((output) => outputView(output, links, now));
+  if (job.status === "done") {
+    view.outputs = outputs.map((output) => outputView(output, links, now));
+    if (job.warnings) view.warnings = JSON.parse(job.warnings) as string[];
+    if (job.report && job.operation === "compress")
+      view.compression = JSON.parse(job.report) as NonNullable<Job["compression"]>;
+  }
   if (job.status === "failed") {
     view.error = (job.error_code ?? "conversion_failed") as JobErrorCode;
     view.message = job.error_message ?? "The job failed.";

@@ -33,7 +33,11 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
   beforeAll(async () => {
     resource = await createTestDatabase(kind);
     handle = createDatabase(resource.url);
-    expect(await migrateToLatest(handle)).toEqual(["001-initial", "002-idempotency-webhooks"]);
+    expect(await migrateToLatest(handle)).toEqual([
+      "001-initial",
+      "002-idempotency-webhooks",
+      "003-job-results",
+    ]);
     // A second run finds nothing to do.
     expect(await migrateToLatest(handle)).toEqual([]);
     await insertAccount(handle.db, {

@@ -2,6 +2,8 @@ import { loadMupdf } from "./mupdf/load.js";
 
 export { doctor, type EngineComponent } from "./doctor.js";
 export { type JobErrorCode, JobFailure } from "./errors.js";
+export { displayName, pdfNameLike } from "./names.js";
+export { runOperation } from "./operation.js";
 export { merge } from "./operations/merge.js";
 export { type ProtectOptions, protect } from "./operations/protect.js";
 export { repair } from "./operations/repair.js";
@@ -9,6 +11,7 @@ export { type RotateOptions, rotate } from "./operations/rotate.js";
 export { type SplitOptions, split } from "./operations/split.js";
 export { type UnlockOptions, unlock } from "./operations/unlock.js";
 export { type RunOptions, type RunResult, type RunSecrets, run, runDefaults } from "./run.js";
+export { openSource, type PdfSource } from "./source.js";
 export type { EngineContext, EngineInput, EngineOutput, EngineResult } from "./types.js";
 
 /** Loads the WASM engines ahead of the first job (a warm sandbox calls this while it waits). */

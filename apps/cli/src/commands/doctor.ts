@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { doctor } from "@octavo/engines";
+import { ocrDoctor } from "@octavo/ocr";
 import { printJson } from "../output.js";
 
 function probe(command: string, args: string[]): string | undefined {
@@ -11,6 +12,9 @@ function probe(command: string, args: string[]): string | undefined {
 /** Every program and library octavo's engines and defaults use: found or missing, with its version. */
 export async function doctorCommand(): Promise<boolean> {
   const engines = await doctor();
+  const known = new Set(engines.map((entry) => entry.name));
+  // OCR's own probe also lists Ghostscript and qpdf; the engines already reported them.
+  const ocr = (await ocrDoctor()).filter((entry) => !known.has(entry.name));
   const redis = probe("redis-server", ["--version"]);
   const soffice = probe("soffice", ["--version"]);
   // Debian's python3 (the one python3-uno belongs to), not whatever python3 comes first in PATH.
@@ -38,6 +42,7 @@ export async function doctorCommand(): Promise<boolean> {
       ...(chromium ? { version: /([\d.]+)/.exec(chromium)?.[1] ?? chromium } : {}),
       usedFor: "HTML and URL to PDF (puppeteer-core)",
     },
+    ...ocr,
   ];
   printJson(report);
   return report.every((entry) => entry.found);

@@ -4,12 +4,7 @@ import { type OperationId, operations } from "@octavo/contracts";
 import { pingDatabase } from "@octavo/db";
 import { availableOperations } from "@octavo/engines";
 import { pingRedis, WEBHOOK_QUEUE } from "@octavo/queue";
-import {
-  type QueueName,
-  type RunningWorkers,
-  residentOperationsInstalled,
-  startWorkers,
-} from "@octavo/worker";
+import { type QueueName, type RunningWorkers, startWorkers, toolOperationsInstalled } from "@octavo/worker";
 import type { QueueRuntime } from "../runtime.js";
 
 export interface Serving {
@@ -21,7 +16,7 @@ export interface Serving {
 }
 
 function implementedQueues(): OperationId[] {
-  const implemented = new Set<string>([...availableOperations, ...residentOperationsInstalled()]);
+  const implemented = new Set<string>([...availableOperations, ...toolOperationsInstalled()]);
   return operations.map((operation) => operation.id).filter((id) => implemented.has(id));
 }
 

@@ -55,7 +55,7 @@ describe("every row of the spec's Errors table", () => {
         () => free.postFiles("/v1/rotate", [{ path: pdf }], {}, { webhook_url: "https://example.com/h" }),
       ],
       [404, "not_found", () => business.get("/v1/jobs/7d0ce0a4-8d50-4b1e-9f3e-000000000000")],
-      [503, "unavailable", () => business.postFiles("/v1/compress", [{ path: pdf }])],
+      [503, "unavailable", () => business.postFiles("/v1/convert/pdf-to-word", [{ path: pdf }])],
     ];
     for (const [status, code, send] of rows) {
       const answer = await send();

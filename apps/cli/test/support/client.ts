@@ -88,4 +88,13 @@ export interface JobBody {
   outputs?: { name: string; size: number; contentType: string; url?: string; expired: boolean }[];
   error?: string;
   message?: string;
+  warnings?: string[];
+  compression?: {
+    inputBytes: number;
+    outputBytes: number;
+    ratio: number;
+    setting: string;
+    targetKB?: number;
+    targetMet?: boolean;
+  };
 }

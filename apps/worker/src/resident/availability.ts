@@ -13,12 +13,14 @@ function onPath(program: string): boolean {
 }
 
 /**
- * The warm-engine operations whose programs are installed on this machine. The API answers 503
- * unavailable for the others, instead of accepting jobs no worker could run.
+ * Operations beyond the structural six whose programs are installed on this machine. The API
+ * answers 503 unavailable for the others, instead of accepting jobs no worker could run.
  */
-export function residentOperationsInstalled(): string[] {
+export function toolOperationsInstalled(): string[] {
   const operations: string[] = [];
   if (onPath("soffice")) operations.push("word-to-pdf", "powerpoint-to-pdf", "excel-to-pdf");
   if (onPath("chromium")) operations.push("html-to-pdf");
+  if (onPath("gs")) operations.push("compress", "pdf-to-pdfa");
+  if (onPath("ocrmypdf")) operations.push("ocr");
   return operations;
 }

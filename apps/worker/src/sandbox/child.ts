@@ -47,7 +47,13 @@ process.once("message", (task: SandboxTask) => {
         workDir: task.workDir,
         onProgress: (fraction) => void send({ type: "progress", fraction }),
       });
-      await send({ type: "done", outputs: result.outputs, engine: result.engine, warnings: result.warnings });
+      await send({
+        type: "done",
+        outputs: result.outputs,
+        engine: result.engine,
+        warnings: result.warnings,
+        ...(result.report ? { report: result.report } : {}),
+      });
     } catch (error) {
       const failure = asFailure(error, firstName);
       await send({ type: "failed", code: failure.code, message: failure.message, detail: failure.detail });

@@ -1,3 +1,5 @@
+import { availableParallelism } from "node:os";
+import { compress } from "@octavo/compress";
 import type { OptionsOf } from "@octavo/contracts";
 import {
   type EngineContext,
@@ -11,7 +13,11 @@ import {
   split,
   unlock,
 } from "@octavo/engines";
+import { ocr } from "@octavo/ocr";
+import { toPdfA } from "@octavo/pdfa";
 import type { SandboxTask } from "./protocol.js";
+
+export type DispatchResult = EngineResult & { report?: Record<string, unknown> };
 
 function single(inputs: readonly EngineInput[]): EngineInput {
   const [input] = inputs;
@@ -20,7 +26,7 @@ function single(inputs: readonly EngineInput[]): EngineInput {
 }
 
 /** Operation id → engine call. Options were validated (and defaulted) by the API. */
-export function dispatch(task: SandboxTask, ctx: EngineContext): Promise<EngineResult> {
+export async function dispatch(task: SandboxTask, ctx: EngineContext): Promise<DispatchResult> {
   const { inputs, options } = task;
   switch (task.operation) {
     case "merge":
@@ -35,6 +41,15 @@ export function dispatch(task: SandboxTask, ctx: EngineContext): Promise<EngineR
       return unlock(single(inputs), options as OptionsOf<"unlock">, ctx);
     case "repair":
       return repair(single(inputs), ctx);
+    case "compress": {
+      const result = await compress(single(inputs), options as OptionsOf<"compress">, ctx);
+      return { ...result, report: { ...result.report } };
+    }
+    case "ocr":
+      // OCR runs its pages in parallel within this worker's CPU share.
+      return ocr(single(inputs), options as OptionsOf<"ocr">, { ...ctx, cpus: availableParallelism() });
+    case "pdf-to-pdfa":
+      return toPdfA(single(inputs), options as OptionsOf<"pdf-to-pdfa">, ctx);
     default:
       throw new JobFailure("conversion_failed", `${task.operation} has no engine on this worker.`);
   }

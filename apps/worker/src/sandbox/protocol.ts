@@ -21,6 +21,8 @@ export type SandboxMessage =
       outputs: TaskOutput[];
       engine: string;
       warnings: string[];
+      /** Operation-specific facts for the job, e.g. the compression achieved. */
+      report?: Record<string, unknown>;
     }
   | { type: "failed"; code: JobErrorCode; message: string; detail: string | undefined };
 

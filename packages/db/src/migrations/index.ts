@@ -1,11 +1,13 @@
 import type { Migration, MigrationProvider } from "kysely/migration";
 import * as initial from "./001-initial.js";
 import * as idempotencyWebhooks from "./002-idempotency-webhooks.js";
+import * as jobResults from "./003-job-results.js";
 
 /** A static record: migrations ship inside the build, in order, with no file-system scan. */
 const migrations: Record<string, Migration> = {
   "001-initial": initial,
   "002-idempotency-webhooks": idempotencyWebhooks,
+  "003-job-results": jobResults,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -75,7 +75,7 @@ export async function finishJob(
   db: Db,
   id: string,
   change: Pick<JobsTable, "status" | "finished_at"> &
-    Partial<Pick<JobsTable, "error_code" | "error_message" | "engine" | "progress">>,
+    Partial<Pick<JobsTable, "error_code" | "error_message" | "engine" | "progress" | "warnings" | "report">>,
 ): Promise<boolean> {
   const result = await db
     .updateTable("jobs")

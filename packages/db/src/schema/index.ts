@@ -46,6 +46,10 @@ export interface JobsTable {
   error_message: string | null;
   /** The engine that produced the result (recorded for support and bake-offs). */
   engine: string | null;
+  /** JSON array of warnings from the engine, for a done job. */
+  warnings: string | null;
+  /** JSON object the engine reported for a done job (e.g. the compression achieved). */
+  report: string | null;
   webhook_url: string | null;
   /** How many times a worker started the job (more than one after a worker died). */
   attempts: Generated<number>;

@@ -1,0 +1,510 @@
+import { copyFile, mkdir, mkdtemp, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { displayName, JobFailure, openSource, pdfNameLike, runOperation } from "@octavo/engines";
+import { hasColour, lossOf, type PdfFacts, readFacts } from "./facts.js";
+import { rewriteWithGhostscript } from "./ghostscript.js";
+import { type ImagePassStats, recompressImages } from "./images.js";
+import { losslessPass, saveWithMupdf } from "./lossless.js";
+import {
+  describeSetting,
+  type ImageSetting,
+  imageSettings,
+  type LadderStep,
+  targetLadder,
+} from "./settings.js";
+import { ghostscriptLimitMs, qpdf } from "./tools.js";
+import type {
+  CompressContext,
+  CompressInput,
+  CompressionLevel,
+  CompressionReport,
+  CompressOptions,
+  CompressResult,
+} from "./types.js";
+
+export const compressionLevels: readonly CompressionLevel[] = ["low", "recommended", "extreme"];
+export const targetKBRange = { min: 20, max: 100_000 } as const;
+
+const pdfContentType = "application/pdf";
+
+/** A checked result: it keeps the input's pages, sizes, links, bookmarks and text. */
+interface Candidate {
+  path: string;
+  bytes: number;
+  /** What made it, in words (report.setting). */
+  setting: string;
+  engine: string;
+  /** Its bytes without the image streams: what no image setting can take away. */
+  nonImageBytes: number;
+}
+
+/**
+ * Compresses one PDF. `low` is lossless; `recommended` and `extreme` resample and re-encode images (see
+ * settings.ts); `targetKB` searches from gentle to strong settings for the first result under the target.
+ * The input goes through @octavo/engines' openSource first (refuses non-PDFs, encrypted files and protected
+ * wrappers; rebuilds damaged files), and a source that fails `qpdf --check` is rebuilt into a sound copy.
+ * Every result is checked against the input (pages, page sizes, links, bookmarks, text) and must pass
+ * `qpdf --check`. A result that is not smaller than the input is never returned: the input is, unchanged,
+ * with a warning — unless the input itself is damaged, then the smallest sound copy is returned even when
+ * it is larger (see docs/engines.md, "Compress", "Behaviour decided here").
+ */
+export async function compress(
+  input: CompressInput,
+  options: CompressOptions,
+  ctx: CompressContext,
+): Promise<CompressResult> {
+  const name = displayName(input.name);
+  checkOptions(options);
+  return runOperation(ctx, name, async (scratchDir) => {
+    const result = await compressIn(scratchDir, input, name, options, ctx);
+    return { ...result, outputs: await deliver(result.chosenPath, input.name, ctx.workDir) };
+  });
+}
+
+function checkOptions(options: CompressOptions): void {
+  if (!compressionLevels.includes(options.level)) {
+    throw new JobFailure("invalid_input", `Unknown compression level "${String(options.level)}".`);
+  }
+  const target = options.targetKB;
+  if (
+    target !== undefined &&
+    (!Number.isInteger(target) || target < targetKBRange.min || target > targetKBRange.max)
+  ) {
+    throw new JobFailure(
+      "invalid_input",
+      `targetKB must be a whole number from ${targetKBRange.min} to ${targetKBRange.max}.`,
+    );
+  }
+}
+
+async function deliver(
+  path: string,
+  clientName: string,
+  workDir: string,
+): Promise<{ path: string; name: string; contentType: string }[]> {
+  const dir = await mkdtemp(join(resolve(workDir), "compress-"));
+  const output = join(dir, "compressed.pdf");
+  await copyFile(path, output);
+  return [{ path: output, name: pdfNameLike(clientName), contentType: pdfContentType }];
+}
+
+interface Outcome {
+  chosenPath: string;
+  engine: string;
+  warnings: string[];
+  report: CompressionReport;
+}
+
+async function compressIn(
+  scratchDir: string,
+  input: CompressInput,
+  name: string,
+  options: CompressOptions,
+  ctx: CompressContext,
+): Promise<Outcome> {
+  const inputPath = resolve(input.path);
+  const inputBytes = (await stat(inputPath)).size;
+  const sourceDir = join(scratchDir, "source");
+  await mkdir(sourceDir);
+  const source = await openSource({ path: inputPath, name: input.name }, sourceDir, ctx.signal);
+  const warnings = [...source.warnings];
+  const [facts, structure] = await Promise.all([
+    readFacts(source.path, ctx.signal),
+    qpdfCheck(source.path, ctx.signal),
+  ]);
+  ctx.onProgress?.(0.1);
+
+  // The input may come back unchanged only when the preflight took it as it is and qpdf finds no error in it.
+  const originalSound = source.path === inputPath && structure.sound;
+  let base = { path: source.path, engine: "" };
+  if (!structure.sound) {
+    const repaired = await repairSource(source.path, facts, scratchDir, ctx.signal);
+    if (repaired === undefined) throw unrepairable(name, structure.problem);
+    warnings.push(
+      `${name} is damaged (${structure.problem}); ${repaired.engine} rebuilt it before compressing.`,
+    );
+    base = repaired;
+  }
+  // A sound copy of a damaged input, returned when nothing smaller is made (never for gray: it has colour).
+  const fallback: Candidate | undefined =
+    originalSound || options.grayscale
+      ? undefined
+      : {
+          path: base.path,
+          bytes: (await stat(base.path)).size,
+          setting: "repaired copy of the damaged original, not compressed further",
+          engine: base.engine === "" ? "qpdf or MuPDF (rebuild)" : base.engine,
+          nonImageBytes: 0,
+        };
+
+  const maker = new CandidateMaker(base.path, base.engine, facts, scratchDir, options.grayscale, ctx);
+  const steps: readonly LadderStep[] =
+    options.targetKB !== undefined
+      ? targetLadder
+      : options.level === "low"
+        ? [{ kind: "lossless" }]
+        : [{ kind: "images", setting: imageSettings[options.level] }];
+  const targetBytes = options.targetKB === undefined ? undefined : options.targetKB * 1024;
+
+  let best: Candidate | undefined;
+  for (let index = 0; index < steps.length; index += 1) {
+    const step = steps[index] as LadderStep;
+    const made = await maker.make(step);
+    best = await maker.smallestSound(made.candidates, best);
+    ctx.onProgress?.(0.1 + (0.85 * (index + 1)) / steps.length);
+    if (targetBytes === undefined) continue;
+    const smallest = Math.min(
+      best?.bytes ?? Number.POSITIVE_INFINITY,
+      originalSound ? inputBytes : (fallback?.bytes ?? Number.POSITIVE_INFINITY),
+    );
+    if (smallest <= targetBytes) break;
+    // Stronger steps only change images. When this step's image pass found nothing any setting changes,
+    // they would make the same files again; when what is not images already exceeds the target, only the
+    // strongest step can still make the result smaller, so the steps between are skipped.
+    if (step.kind !== "images") continue;
+    if (!made.settingMatters) break;
+    if (made.nonImageFloor > targetBytes && index < steps.length - 2) index = steps.length - 2;
+  }
+  warnings.push(...maker.warnings);
+
+  let chosen = best !== undefined && best.bytes < inputBytes ? best : undefined;
+  if (chosen === undefined && !originalSound) {
+    // The damaged original is not a valid result: the smallest sound copy is, even when it is larger.
+    chosen = [best, fallback]
+      .filter((candidate) => candidate !== undefined)
+      .sort((a, b) => a.bytes - b.bytes)[0];
+    if (chosen !== undefined && chosen.bytes >= inputBytes) {
+      warnings.push(
+        `${name} is damaged and could not be made smaller; a sound repaired copy is returned instead of the damaged original (${Math.round((chosen.bytes / inputBytes) * 100)} % of its size).`,
+      );
+    }
+  }
+  if (chosen === undefined && options.grayscale) {
+    throw new JobFailure(
+      "conversion_failed",
+      `${name} could not be converted to grayscale without losing content (${maker.lastProblem ?? "the engines failed"}).`,
+    );
+  }
+  if (chosen === undefined && !originalSound)
+    throw unrepairable(name, maker.lastProblem ?? structure.problem);
+  const outputBytes = chosen?.bytes ?? inputBytes;
+  if (chosen === undefined) {
+    warnings.push(
+      `${name} could not be made smaller${options.targetKB === undefined ? " at this level" : ""}; the original file is returned unchanged.`,
+    );
+  }
+  const report: CompressionReport = {
+    inputBytes,
+    outputBytes,
+    ratio: Number((outputBytes / inputBytes).toFixed(4)),
+    setting: chosen === undefined ? "original (unchanged)" : chosen.setting,
+  };
+  if (targetBytes !== undefined && options.targetKB !== undefined) {
+    report.targetKB = options.targetKB;
+    report.targetMet = outputBytes <= targetBytes;
+    if (!report.targetMet) {
+      warnings.push(
+        `${name} could not be brought under ${options.targetKB} KB; the smallest result is ${Math.ceil(outputBytes / 1024)} KB (${Math.round((outputBytes / inputBytes) * 100)} % of the original).`,
+      );
+    }
+  }
+  return {
+    chosenPath: chosen?.path ?? inputPath,
+    engine: chosen?.engine ?? "none",
+    warnings,
+    report,
+  };
+}
+
+function unrepairable(name: string, problem: string | undefined): JobFailure {
+  return new JobFailure(
+    "conversion_failed",
+    `${name} is damaged${problem === undefined ? "" : ` (${problem})`}, and no engine could rebuild it into a sound PDF that keeps its pages, text, links and bookmarks, so it cannot be compressed. Try the repair operation on it first.`,
+  );
+}
+
+/** What `qpdf --check` says of a file: sound when it exits 0 or 3 (warnings only). */
+interface Structure {
+  sound: boolean;
+  pages: number | undefined;
+  /** qpdf's first error without the file's path, e.g. "qpdf --check: Loop detected in /Pages structure …". */
+  problem: string | undefined;
+}
+
+async function qpdfCheck(path: string, signal: AbortSignal | undefined): Promise<Structure> {
+  const outcome = await qpdf(["--check", "--show-npages", "--", path], signal);
+  const lines = `${outcome.stdout}\n${outcome.stderr}`.split("\n").map((line) => line.trim());
+  const counts = lines.filter((line) => /^\d+$/.test(line));
+  const pages = counts.length > 0 ? Number.parseInt(counts[counts.length - 1] ?? "", 10) : undefined;
+  if (outcome.ok) return { sound: true, pages, problem: undefined };
+  const error =
+    lines.find((line) => line.startsWith("ERROR:")) ?? lines.find((line) => line.startsWith("WARNING:"));
+  const crashed = outcome.exitCode === null || outcome.exitCode > 3;
+  const said = (error ?? "errors found").replace(/^(ERROR|WARNING): /, "").replaceAll(path, "the file");
+  const problem = crashed ? "qpdf --check crashed on it" : `qpdf --check: ${said.slice(0, 160)}`;
+  return { sound: false, pages, problem };
+}
+
+/**
+ * A sound copy of a source that fails `qpdf --check`: qpdf's rewrite (keeps everything, fixes broken
+ * cross-references and object streams), then MuPDF with content streams sanitized (drops undecodable data and
+ * out-of-range numbers), then Ghostscript (a new page tree: breaks page-tree loops). The first whose result
+ * passes `qpdf --check` with the same page count and keeps what the source has wins.
+ */
+async function repairSource(
+  source: string,
+  facts: PdfFacts,
+  scratchDir: string,
+  signal: AbortSignal | undefined,
+): Promise<{ path: string; engine: string } | undefined> {
+  const attempts: { engine: string; make: (output: string) => Promise<boolean> }[] = [
+    { engine: "qpdf", make: async (output) => (await qpdf(["--", source, output], signal)).ok },
+    { engine: "MuPDF (sanitized)", make: (output) => saveWithMupdf(source, output, { sanitize: true }) },
+    {
+      engine: "Ghostscript",
+      make: async (output) =>
+        (
+          await rewriteWithGhostscript(source, output, {
+            gray: false,
+            legacy: false,
+            signal,
+            timeoutMs: ghostscriptLimitMs(facts.pages),
+          })
+        ).ok,
+    },
+  ];
+  for (const [index, attempt] of attempts.entries()) {
+    signal?.throwIfAborted();
+    const output = join(scratchDir, `repaired-${index}.pdf`);
+    if (!(await attempt.make(output))) continue;
+    const structure = await qpdfCheck(output, signal);
+    if (!structure.sound || structure.pages !== facts.pages) continue;
+    if ((await examine(output, facts, false, signal)).problem !== undefined) continue;
+    return { path: output, engine: attempt.engine };
+  }
+  return undefined;
+}
+
+/**
+ * Why a result is unusable (undefined when it keeps everything the input has; `qpdf --check` is separate),
+ * and the bytes of its image streams.
+ */
+async function examine(
+  path: string,
+  facts: PdfFacts,
+  gray: boolean,
+  signal: AbortSignal | undefined,
+): Promise<{ problem: string | undefined; imageBytes: number }> {
+  let found: PdfFacts;
+  try {
+    found = await readFacts(path, signal);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return { problem: "MuPDF cannot read the result", imageBytes: 0 };
+  }
+  const loss = lossOf(facts, found);
+  if (loss !== undefined) return { problem: loss, imageBytes: found.imageBytes };
+  if (gray && (await hasColour(path, signal))) {
+    return { problem: "colour left after the gray conversion", imageBytes: found.imageBytes };
+  }
+  return { problem: undefined, imageBytes: found.imageBytes };
+}
+
+type Base = "source" | "ghostscript" | "ghostscript-legacy";
+
+const baseNames: Record<Base, string> = {
+  source: "",
+  ghostscript: "Ghostscript",
+  "ghostscript-legacy": "Ghostscript (legacy interpreter)",
+};
+
+/** The checked results of one ladder step, and what they say about the steps after it. */
+interface StepResult {
+  /** Smallest first; not yet run through `qpdf --check` (see `smallestSound`). */
+  candidates: Candidate[];
+  /** False when every image pass of the step left every image for a reason no setting changes. */
+  settingMatters: boolean;
+  /** The smallest `nonImageBytes` of the step's results: no image setting gets below it. */
+  nonImageFloor: number;
+}
+
+/**
+ * Makes and checks the result of one setting. Without grayscale there are two routes and the smaller
+ * checked result wins: the image pass on the file itself (keeps its structure exactly), and the image pass
+ * on Ghostscript's rewrite of it (fonts subset and compressed, which the image pass cannot do). With
+ * grayscale, Ghostscript's gray rewrite is the base of every route. Each route ends with the lossless pass.
+ */
+class CandidateMaker {
+  readonly warnings: string[] = [];
+  lastProblem: string | undefined;
+  private readonly rewrites = new Map<Base, Promise<string | undefined>>();
+  /** How long the current interpreter's rewrite took: the legacy one gets a few times as long. */
+  private currentInterpreterMs: number | undefined;
+  /** Bases whose results lost something: every setting would lose it too, so they are not tried again. */
+  private readonly rejected = new Set<Base>();
+  /** Results found unsound by `qpdf --check`, by path. */
+  private readonly unsound = new Set<string>();
+  private made = 0;
+
+  constructor(
+    private readonly source: string,
+    /** The engine that rebuilt the source, "" when it is the input (or the preflight's rebuild). */
+    private readonly sourceEngine: string,
+    private readonly facts: PdfFacts,
+    private readonly scratchDir: string,
+    private readonly gray: boolean,
+    private readonly ctx: CompressContext,
+  ) {}
+
+  async make(step: LadderStep): Promise<StepResult> {
+    const bases: Base[] = [];
+    if (!this.gray) bases.push("source");
+    // Ghostscript rewrites fonts and content: it is for the lossy steps (and gray, which needs it). Its
+    // legacy interpreter is the fallback when the current one's rewrite loses something.
+    if (this.gray || step.kind === "images") bases.push("ghostscript", "ghostscript-legacy");
+    const candidates: Candidate[] = [];
+    let settingMatters = step.kind === "lossless";
+    let ghostscriptMade = false;
+    for (const base of bases) {
+      if (this.rejected.has(base) || (base === "ghostscript-legacy" && ghostscriptMade)) continue;
+      this.ctx.signal?.throwIfAborted();
+      const path = base === "source" ? this.source : await this.rewrite(base);
+      if (path === undefined) continue;
+      const routed = await this.route(path, base, step);
+      if (routed.settingMatters) settingMatters = true;
+      if (routed.candidate === undefined) continue;
+      if (base === "ghostscript") ghostscriptMade = true;
+      candidates.push(routed.candidate);
+    }
+    candidates.sort((a, b) => a.bytes - b.bytes);
+    const nonImageFloor = Math.min(...candidates.map((candidate) => candidate.nonImageBytes));
+    // No result at all: nothing is known about later steps, so they must be tried.
+    return { candidates, settingMatters: settingMatters || candidates.length === 0, nonImageFloor };
+  }
+
+  /**
+   * The smallest of `candidates` that is smaller than `best` and passes `qpdf --check` with the input's page
+   * count, or `best`. Checked only here, lazily: `qpdf --check` reads every stream (1.5 s on GeoTopo).
+   */
+  async smallestSound(candidates: Candidate[], best: Candidate | undefined): Promise<Candidate | undefined> {
+    for (const candidate of candidates) {
+      if (best !== undefined && candidate.bytes >= best.bytes) break;
+      const structure = await qpdfCheck(candidate.path, this.ctx.signal);
+      if (!structure.sound) {
+        this.lastProblem = `the result is not sound (${structure.problem})`;
+        this.unsound.add(candidate.path);
+        continue;
+      }
+      if (structure.pages !== this.facts.pages) {
+        this.lastProblem = "qpdf counts other pages";
+        continue;
+      }
+      return candidate;
+    }
+    return best;
+  }
+
+  private async route(
+    base: string,
+    kind: Base,
+    step: LadderStep,
+  ): Promise<{ candidate: Candidate | undefined; settingMatters: boolean }> {
+    this.made += 1;
+    const tag = `c${this.made}`;
+    const engines = kind === "source" ? [] : [baseNames[kind]];
+    if (this.sourceEngine !== "") engines.unshift(this.sourceEngine);
+    let input = base;
+    let settingMatters = step.kind === "lossless";
+    if (step.kind === "images") {
+      const imaged = join(this.scratchDir, `${tag}-images.pdf`);
+      const stats = await this.imagePass(base, imaged, step.setting);
+      settingMatters = stats === undefined || stats.replaced > 0 || (stats.kept["no gain"] ?? 0) > 0;
+      if (stats !== undefined && stats.replaced > 0) {
+        input = imaged;
+        engines.push("MuPDF + sharp");
+      }
+    }
+    const lossless = await losslessPass(input, this.scratchDir, tag, this.ctx.signal);
+    if (lossless === undefined) {
+      this.lastProblem = "the lossless rewrite failed";
+      return { candidate: undefined, settingMatters };
+    }
+    engines.push(lossless.route);
+    const { problem, imageBytes } = await examine(lossless.path, this.facts, this.gray, this.ctx.signal);
+    if (problem !== undefined) {
+      this.lastProblem = problem;
+      this.rejected.add(kind);
+      return { candidate: undefined, settingMatters };
+    }
+    const bytes = (await stat(lossless.path)).size;
+    const candidate: Candidate = {
+      path: lossless.path,
+      bytes,
+      setting: describeSetting(step),
+      engine: engines.join(" + "),
+      nonImageBytes: Math.max(0, bytes - imageBytes),
+    };
+    return { candidate, settingMatters };
+  }
+
+  private async imagePass(
+    input: string,
+    output: string,
+    setting: ImageSetting,
+  ): Promise<ImagePassStats | undefined> {
+    try {
+      return await recompressImages(input, output, setting, this.ctx.signal);
+    } catch (error) {
+      if (this.ctx.signal?.aborted) throw error;
+      this.lastProblem = `the image pass failed: ${error instanceof Error ? error.message : String(error)}`;
+      return undefined;
+    }
+  }
+
+  /**
+   * Ghostscript's rewrite of the source (gray when asked), made once and shared by every step. Its time limit
+   * grows with the page count (`ghostscriptLimitMs`); the legacy interpreter, a fallback, gets at most four
+   * times what the current one took (at least 10 s): on damaged files it can loop where the current one takes
+   * a second. A rewrite over its limit drops the route, not the job; so does a rewrite that lost content.
+   */
+  private rewrite(base: Exclude<Base, "source">): Promise<string | undefined> {
+    let made = this.rewrites.get(base);
+    if (made === undefined) {
+      made = (async () => {
+        const output = join(this.scratchDir, `${base}${this.gray ? "-gray" : ""}.pdf`);
+        const legacy = base === "ghostscript-legacy";
+        const pageLimit = ghostscriptLimitMs(this.facts.pages);
+        const timeoutMs =
+          legacy && this.currentInterpreterMs !== undefined
+            ? Math.min(pageLimit, Math.max(10_000, 4 * this.currentInterpreterMs))
+            : pageLimit;
+        const started = Date.now();
+        const outcome = await rewriteWithGhostscript(this.source, output, {
+          gray: this.gray,
+          legacy,
+          signal: this.ctx.signal,
+          timeoutMs,
+        });
+        if (!legacy && !outcome.timedOut) this.currentInterpreterMs = Date.now() - started;
+        if (outcome.timedOut) {
+          this.lastProblem = `${baseNames[base]} took longer than ${Math.round(timeoutMs / 1000)} s`;
+          return undefined;
+        }
+        if (!outcome.ok) {
+          this.lastProblem = `${baseNames[base]} failed (exit ${outcome.exitCode})`;
+          return undefined;
+        }
+        // The image and lossless passes keep pages, links, bookmarks and text: a rewrite that lost any of
+        // them is dropped before they run on it (GeoTopo: the current interpreter drops a link).
+        const { problem } = await examine(output, this.facts, this.gray, this.ctx.signal);
+        if (problem !== undefined) {
+          this.lastProblem = `${baseNames[base]}: ${problem}`;
+          return undefined;
+        }
+        return output;
+      })();
+      this.rewrites.set(base, made);
+    }
+    return made;
+  }
+}

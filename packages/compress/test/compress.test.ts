@@ -1,0 +1,252 @@
+import { copyFile, readFile, stat, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { JobFailure } from "@octavo/engines";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type CompressOptions, type CompressResult, compress } from "../src/index.js";
+import { cleanup, colourPixels, corpus, facts, meanSsim, workDir } from "./helpers.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await workDir();
+});
+afterEach(async () => {
+  await cleanup(dir);
+});
+
+function run(
+  path: string,
+  options: Partial<CompressOptions> = {},
+  signal?: AbortSignal,
+  onProgress?: (fraction: number) => void,
+) {
+  return compress(
+    { path, name: basename(path) },
+    { level: "recommended", grayscale: false, ...options },
+    { workDir: dir, ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) },
+  );
+}
+
+/** The ladder steps a target-size job ran, 1-based, read from its progress reports (one after each step). */
+function stepsRun(progress: number[]): number[] {
+  return progress
+    .filter((fraction) => fraction > 0.1 && fraction < 1)
+    .map((fraction) => Math.round(((fraction - 0.1) / 0.85) * 6));
+}
+
+async function failure(promise: Promise<unknown>): Promise<JobFailure> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(JobFailure);
+  return error as JobFailure;
+}
+
+/** The invariants of every result: never larger, same pages, text, links and bookmarks kept. */
+async function expectKept(input: string, result: CompressResult): Promise<void> {
+  const output = result.outputs[0];
+  expect(output).toBeDefined();
+  if (output === undefined) return;
+  expect(output.name).toBe(basename(input));
+  expect(output.contentType).toBe("application/pdf");
+  const bytes = (await stat(output.path)).size;
+  expect(bytes).toBe(result.report.outputBytes);
+  expect(bytes).toBeLessThanOrEqual((await stat(input)).size);
+  const before = await facts(input);
+  const after = await facts(output.path);
+  expect(after.pages).toBe(before.pages);
+  expect(after.links).toBeGreaterThanOrEqual(before.links);
+  expect(after.outline).toBeGreaterThanOrEqual(before.outline);
+  if (before.chars > 0) expect(after.chars / before.chars).toBeGreaterThanOrEqual(0.99);
+}
+
+describe("levels on corpus files", () => {
+  it("low is lossless: pages render identically, and bookmarks and links stay", async () => {
+    const input = corpus("general/samplefiles_pdflatex-outline.pdf");
+    const result = await run(input, { level: "low" });
+    await expectKept(input, result);
+    const output = result.outputs[0]?.path ?? "";
+    expect(await facts(output)).toMatchObject({ outline: 9, links: 9 });
+    const similarity = await meanSsim(input, output);
+    expect(similarity.identical).toBe(true);
+    expect(result.report.setting).toMatch(/^lossless/);
+  });
+
+  it("low keeps images bit for bit on an image-heavy file", async () => {
+    const input = corpus("general/pdfjs_issue19971_jpn.pdf");
+    const result = await run(input, { level: "low" });
+    await expectKept(input, result);
+    const similarity = await meanSsim(input, result.outputs[0]?.path ?? "", { maxPages: 3 });
+    expect(similarity.identical).toBe(true);
+    expect(result.report.ratio).toBeLessThan(1);
+  });
+
+  it("recommended keeps all 509 links and 35 bookmarks of a text file", async () => {
+    const input = corpus("general/samplefiles_GeoTopo-komprimiert.pdf");
+    const result = await run(input, { level: "recommended" });
+    await expectKept(input, result);
+    expect(await facts(result.outputs[0]?.path ?? "")).toMatchObject({ links: 509, outline: 35 });
+    expect(result.report.ratio).toBeLessThan(1);
+  });
+
+  it("recommended gets an image-heavy scan under 40 % at SSIM ≥ 0.95", async () => {
+    const input = corpus("scanned/docling_old_newspaper.pdf");
+    const result = await run(input, { level: "recommended" });
+    await expectKept(input, result);
+    expect(result.report.ratio).toBeLessThanOrEqual(0.4);
+    expect((await meanSsim(input, result.outputs[0]?.path ?? "")).mean).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it("recommended and extreme shrink a photo document, extreme more, both above the SSIM floors", async () => {
+    const input = corpus("general/pdfjs_issue19971_jpn.pdf");
+    const recommended = await run(input, { level: "recommended" });
+    const extreme = await run(input, { level: "extreme" });
+    await expectKept(input, recommended);
+    await expectKept(input, extreme);
+    expect(recommended.report.ratio).toBeLessThanOrEqual(0.4);
+    expect(extreme.report.ratio).toBeLessThan(recommended.report.ratio);
+    expect((await meanSsim(input, recommended.outputs[0]?.path ?? "")).mean).toBeGreaterThanOrEqual(0.95);
+    expect((await meanSsim(input, extreme.outputs[0]?.path ?? "")).mean).toBeGreaterThanOrEqual(0.85);
+    expect(extreme.report.setting).toMatch(/^extreme/);
+  });
+
+  it("extreme gets a JPEG scan under 15 % at SSIM ≥ 0.85", async () => {
+    const input = corpus("scanned/pdfjs_issue7229.pdf");
+    const result = await run(input, { level: "extreme" });
+    await expectKept(input, result);
+    expect(result.report.ratio).toBeLessThanOrEqual(0.15);
+    expect((await meanSsim(input, result.outputs[0]?.path ?? "")).mean).toBeGreaterThanOrEqual(0.85);
+  });
+});
+
+describe("target size", () => {
+  it("stops at the gentlest setting under the target", async () => {
+    const input = corpus("scanned/docling_old_newspaper.pdf");
+    const result = await run(input, { level: "extreme", targetKB: 400 });
+    await expectKept(input, result);
+    expect(result.report).toMatchObject({ targetKB: 400, targetMet: true });
+    expect(result.report.outputBytes).toBeLessThanOrEqual(400 * 1024);
+    // Level is ignored: a gentler setting than extreme already fits.
+    expect(result.report.setting).not.toMatch(/^extreme/);
+    const extreme = await run(input, { level: "extreme" });
+    expect(result.report.outputBytes).toBeGreaterThan(extreme.report.outputBytes);
+  });
+
+  it("returns the smallest result and says so when the target cannot be met", async () => {
+    const input = corpus("general/pikepdf_form_210966.pdf");
+    const result = await run(input, { level: "low", targetKB: 20 });
+    await expectKept(input, result);
+    expect(result.report).toMatchObject({ targetKB: 20, targetMet: false });
+    expect(result.report.outputBytes).toBeGreaterThan(20 * 1024);
+    expect(result.warnings.join(" ")).toMatch(/could not be brought under 20 KB/);
+    const extreme = await run(input, { level: "extreme" });
+    expect(result.report.outputBytes).toBeLessThanOrEqual(extreme.report.outputBytes);
+  });
+});
+
+describe("target size out of reach", () => {
+  it("skips to the strongest step when the file without its images is over the target", async () => {
+    // GeoTopo: about 1.2 MB of fonts and text, 57 KB of images. After the gentle step (both routes) the
+    // target of 20 KB is out of reach; only the strongest step can still give the smallest result.
+    const input = corpus("general/samplefiles_GeoTopo-komprimiert.pdf");
+    const progress: number[] = [];
+    const result = await run(input, { targetKB: 20 }, undefined, (fraction) => progress.push(fraction));
+    expect(stepsRun(progress)).toEqual([1, 2, 6]);
+    expect(result.report).toMatchObject({ targetKB: 20, targetMet: false });
+    expect(result.report.setting).toMatch(/^strongest/);
+    expect(result.report.ratio).toBeLessThan(0.75);
+    await expectKept(input, result);
+  }, 120_000);
+
+  it("stops after the first image step when no setting could change any image", async () => {
+    // No images at all: every image step would make the same files again.
+    const input = corpus("general/samplefiles_pdflatex-outline.pdf");
+    const progress: number[] = [];
+    const result = await run(input, { targetKB: 20 }, undefined, (fraction) => progress.push(fraction));
+    expect(stepsRun(progress)).toEqual([1, 2]);
+    expect(result.report.targetKB).toBe(20);
+    await expectKept(input, result);
+  });
+});
+
+describe("grayscale", () => {
+  it("turns text, graphics and images gray", async () => {
+    const input = corpus("general/pdfjs_issue19971_jpn.pdf");
+    expect(await colourPixels(input)).toBeGreaterThan(1000);
+    const result = await run(input, { level: "recommended", grayscale: true });
+    await expectKept(input, result);
+    expect(await colourPixels(result.outputs[0]?.path ?? "")).toBe(0);
+  });
+
+  it("keeps links and bookmarks through the gray rewrite", async () => {
+    const input = corpus("general/samplefiles_pdflatex-outline.pdf");
+    const result = await run(input, { level: "low", grayscale: true });
+    await expectKept(input, result);
+    expect(await colourPixels(result.outputs[0]?.path ?? "")).toBe(0);
+  });
+});
+
+describe("never larger", () => {
+  it("returns the input unchanged, with a warning, when nothing makes it smaller", async () => {
+    const input = corpus("general/cabinet_javascript.pdf");
+    const result = await run(input, { level: "extreme" });
+    const output = result.outputs[0]?.path ?? "";
+    if (result.report.outputBytes === result.report.inputBytes) {
+      expect((await readFile(output)).equals(await readFile(input))).toBe(true);
+      expect(result.warnings.join(" ")).toMatch(/returned unchanged/);
+      expect(result.report).toMatchObject({ ratio: 1, setting: "original (unchanged)" });
+    }
+    await expectKept(input, result);
+  });
+});
+
+describe("inputs", () => {
+  it("refuses a file that is not a PDF", async () => {
+    const fake = join(dir, "photo.pdf");
+    await copyFile(corpus("mislabeled/ocrmypdf_typewriter_png_renamed.pdf"), fake);
+    const error = await failure(run(fake));
+    expect(error.code).toBe("invalid_input");
+    expect(error.message).toMatch(/PNG image/);
+    const text = join(dir, "notes.pdf");
+    await writeFile(text, "just some text\n");
+    expect((await failure(run(text))).code).toBe("invalid_input");
+  });
+
+  it("refuses encrypted files, also those with an owner password only", async () => {
+    expect((await failure(run(corpus("encrypted/qpdf_c-r6-in.pdf")))).code).toBe("password_required");
+    expect((await failure(run(corpus("encrypted/qpdf_enc-XI-R6_V5_O-master.pdf")))).code).toBe(
+      "password_required",
+    );
+  });
+
+  it("refuses a header-only file that has no page", async () => {
+    expect((await failure(run(corpus("broken/ocrmypdf_invalid.pdf")))).code).toBe("invalid_input");
+  });
+
+  it("compresses a file with a damaged cross-reference table and says it was damaged", async () => {
+    const input = corpus("broken/govdocs_error_set_2_020747.pdf");
+    const result = await run(input, { level: "recommended" });
+    await expectKept(input, result);
+    expect(result.report.ratio).toBeLessThan(1);
+    expect(result.warnings.join(" ")).toMatch(/damaged/);
+  });
+
+  it("compresses a file with garbage before its header", async () => {
+    const input = corpus("broken/paperless_invalid_pdf.pdf");
+    const result = await run(input, { level: "recommended" });
+    await expectKept(input, result);
+    expect(result.report.ratio).toBeLessThan(1);
+  });
+
+  it("fails with timeout when the job is aborted", async () => {
+    const controller = new AbortController();
+    controller.abort(new Error("deadline"));
+    const error = await failure(run(corpus("scanned/docling_old_newspaper.pdf"), {}, controller.signal));
+    expect(error.code).toBe("timeout");
+  });
+
+  it("refuses an out-of-range target", async () => {
+    const error = await failure(run(corpus("general/samplefiles_pdflatex-outline.pdf"), { targetKB: 5 }));
+    expect(error.code).toBe("invalid_input");
+  });
+});
