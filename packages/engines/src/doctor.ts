@@ -9,6 +9,8 @@ export interface EngineComponent {
   version?: string;
   path?: string;
   usedFor: string;
+  /** Missing it costs nothing; `octavo doctor` still succeeds. */
+  optional?: true;
 }
 
 interface Probe {
@@ -18,6 +20,7 @@ interface Probe {
   /** Picks the version out of the probe's stdout and stderr. */
   version: RegExp;
   usedFor: string;
+  optional?: true;
 }
 
 const probes: Probe[] = [
@@ -55,6 +58,7 @@ const probes: Probe[] = [
     args: ["-v"],
     version: /mutool version (\S+)/,
     usedFor: "optional: not called by the engines (they use MuPDF.js); shown to compare MuPDF versions",
+    optional: true,
   },
 ];
 
@@ -70,7 +74,8 @@ export async function doctor(): Promise<EngineComponent[]> {
 
 async function probeProgram(probe: Probe): Promise<EngineComponent> {
   const path = await findOnPath(probe.program);
-  if (path === undefined) return { name: probe.name, found: false, usedFor: probe.usedFor };
+  const optional = probe.optional ? { optional: true as const } : {};
+  if (path === undefined) return { name: probe.name, found: false, usedFor: probe.usedFor, ...optional };
   // Probes run through run() like any engine; no prlimit here so a missing prlimit is reported, not fatal.
   const result = await run(path, probe.args, { timeoutMs: 10_000, memoryBytes: null }).catch(() => undefined);
   const version = probe.version.exec(`${result?.stdout ?? ""}\n${result?.stderr ?? ""}`)?.[1];
@@ -81,6 +86,7 @@ async function probeProgram(probe: Probe): Promise<EngineComponent> {
     ...(version === undefined ? {} : { version }),
     path,
     usedFor: probe.usedFor,
+    ...optional,
   };
 }
 

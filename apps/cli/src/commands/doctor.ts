@@ -45,5 +45,5 @@ export async function doctorCommand(): Promise<boolean> {
     ...ocr,
   ];
   printJson(report);
-  return report.every((entry) => entry.found);
+  return report.every((entry) => entry.found || ("optional" in entry && entry.optional === true));
 }
