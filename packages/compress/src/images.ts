@@ -1,4 +1,5 @@
 import { readFile, writeFile } from "node:fs/promises";
+import { forgetBorrowed } from "@octavo/engines";
 import type * as Mupdf from "mupdf";
 import sharp from "sharp";
 import { loadMupdf, type PdfDocument } from "./mupdf.js";
@@ -153,12 +154,14 @@ function findImages(
   const device = new mupdf.Device({
     fillImage(image, ctm) {
       const use = byPointer.get(image.pointer);
-      if (use === undefined) return;
-      use.drawn = true;
-      const width = Math.hypot(ctm[0], ctm[1]) / 72;
-      const height = Math.hypot(ctm[2], ctm[3]) / 72;
-      if (width > 0) use.dpiX = Math.min(use.dpiX, image.getWidth() / width);
-      if (height > 0) use.dpiY = Math.min(use.dpiY, image.getHeight() / height);
+      if (use !== undefined) {
+        use.drawn = true;
+        const width = Math.hypot(ctm[0], ctm[1]) / 72;
+        const height = Math.hypot(ctm[2], ctm[3]) / 72;
+        if (width > 0) use.dpiX = Math.min(use.dpiX, image.getWidth() / width);
+        if (height > 0) use.dpiY = Math.min(use.dpiY, image.getHeight() / height);
+      }
+      forgetBorrowed(image);
     },
   });
   try {

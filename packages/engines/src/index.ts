@@ -2,6 +2,7 @@ import { loadMupdf } from "./mupdf/load.js";
 
 export { doctor, type EngineComponent } from "./doctor.js";
 export { type JobErrorCode, JobFailure } from "./errors.js";
+export { forgetBorrowed } from "./mupdf/borrowed.js";
 export { displayName, pdfNameLike } from "./names.js";
 export { runOperation } from "./operation.js";
 export { merge } from "./operations/merge.js";

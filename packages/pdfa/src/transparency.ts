@@ -1,3 +1,4 @@
+import { forgetBorrowed } from "@octavo/engines";
 import type * as Mupdf from "mupdf";
 import {
   deleteAnnotation,
@@ -29,13 +30,21 @@ function transparencyProbe(mupdf: MupdfModule): { device: Mupdf.Device; found: (
     strokePath: (_path, _stroke, _ctm, _space, _color, value) => alpha(value),
     fillText: (_text, _ctm, _space, _color, value) => alpha(value),
     strokeText: (_text, _stroke, _ctm, _space, _color, value) => alpha(value),
-    fillShade: (_shade, _ctm, value) => alpha(value),
+    fillShade: (shade, _ctm, value) => {
+      alpha(value);
+      forgetBorrowed(shade);
+    },
     fillImage: (image, _ctm, value) => {
       alpha(value);
       const mask = image.getMask();
       if (mask !== null && !mask.getImageMask()) found = true;
+      mask?.destroy();
+      forgetBorrowed(image);
     },
-    fillImageMask: (_image, _ctm, _space, _color, value) => alpha(value),
+    fillImageMask: (image, _ctm, _space, _color, value) => {
+      alpha(value);
+      forgetBorrowed(image);
+    },
     beginMask: () => {
       found = true;
     },

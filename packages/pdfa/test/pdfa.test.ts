@@ -247,6 +247,16 @@ describe("conversion", () => {
     expect(result.warnings.join("\n")).not.toMatch(/can still be extracted/);
   });
 
+  it("level 1 flattens pdfjs_tracemonkey_with_annotations.pdf without corrupting MuPDF's heap", {
+    timeout: 120_000,
+  }, async () => {
+    // MuPDF.js hands the transparency probe's shade and image callbacks borrowed wrappers with a drop
+    // finaliser; without forgetBorrowed() this conversion failed with "memory access out of bounds".
+    const result = await convert(corpus("general/pdfjs_tracemonkey_with_annotations.pdf"), "1");
+    expect(await validatePdfA(result.output.path, "1")).toEqual({ valid: true, problems: [] });
+    expect(await pdftotext(result.output.path)).toMatch(/Trace-based Just-in-Time/i);
+  });
+
   it("validatePdfA finds what Ghostscript's output would lack", async () => {
     const problems = (await validatePdfA(corpus("general/cabinet_javascript.pdf"), "1")).problems.join("\n");
     expect(problems).toMatch(/no XMP metadata/);
