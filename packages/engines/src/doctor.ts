@@ -13,7 +13,8 @@ export interface EngineComponent {
   optional?: true;
 }
 
-interface Probe {
+/** A program to look for on PATH, and how to read its version. */
+export interface Probe {
   name: string;
   program: string;
   args: string[];
@@ -36,7 +37,7 @@ const probes: Probe[] = [
     program: "gs",
     args: ["--version"],
     version: /^(\d+\.\d+(?:\.\d+)?)/m,
-    usedFor: "last repair engine (re-renders pages; breaks page-tree and outline loops)",
+    usedFor: "last repair engine; compress and PDF/A rewrites; OCRmyPDF's page rasteriser",
   },
   {
     name: "pdfinfo (poppler)",
@@ -72,7 +73,7 @@ export async function doctor(): Promise<EngineComponent[]> {
   ];
 }
 
-async function probeProgram(probe: Probe): Promise<EngineComponent> {
+export async function probeProgram(probe: Probe): Promise<EngineComponent> {
   const path = await findOnPath(probe.program);
   const optional = probe.optional ? { optional: true as const } : {};
   if (path === undefined) return { name: probe.name, found: false, usedFor: probe.usedFor, ...optional };

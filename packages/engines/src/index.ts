@@ -1,6 +1,6 @@
 import { loadMupdf } from "./mupdf/load.js";
 
-export { doctor, type EngineComponent } from "./doctor.js";
+export { doctor, type EngineComponent, type Probe, probeProgram } from "./doctor.js";
 export { type JobErrorCode, JobFailure } from "./errors.js";
 export { forgetBorrowed } from "./mupdf/borrowed.js";
 export { displayName, pdfNameLike } from "./names.js";

@@ -1,20 +1,8 @@
-import { run } from "@octavo/engines";
+import { type EngineComponent, type Probe, probeProgram } from "@octavo/engines";
 import { debianPackageOf, installedModels, ocrLanguages, osdModel, tesseractModels } from "./languages.js";
 
-export interface OcrComponent {
-  name: string;
-  found: boolean;
-  version?: string;
-  usedFor: string;
-}
-
-interface Probe {
-  name: string;
-  program: string;
-  args: string[];
-  version: RegExp;
-  usedFor: string;
-}
+/** OCR's programs and language data; Ghostscript and qpdf are reported by the engines' doctor. */
+export type OcrComponent = EngineComponent;
 
 const probes: Probe[] = [
   {
@@ -30,21 +18,6 @@ const probes: Probe[] = [
     args: ["--version"],
     version: /tesseract (\S+)/,
     usedFor: "OCR engine (LSTM) called by OCRmyPDF",
-  },
-  {
-    name: "ghostscript",
-    program: "gs",
-    args: ["--version"],
-    version: /^(\d+\.\d+(?:\.\d+)?)/m,
-    usedFor: "OCRmyPDF's page rasteriser",
-  },
-  {
-    name: "qpdf",
-    program: "qpdf",
-    args: ["--version"],
-    version: /qpdf version (\S+)/,
-    usedFor:
-      "OCR output check (page count); with MuPDF, the shared preflight of @octavo/engines (openSource)",
   },
 ];
 
@@ -67,13 +40,4 @@ export async function ocrDoctor(): Promise<OcrComponent[]> {
       : `page orientation for deskew (--rotate-pages); install ${debianPackageOf(osdModel)}`,
   };
   return [...programs, ...languages, osd];
-}
-
-async function probeProgram(probe: Probe): Promise<OcrComponent> {
-  const result = await run(probe.program, probe.args, { timeoutMs: 15_000, memoryBytes: null }).catch(
-    () => undefined,
-  );
-  const version = probe.version.exec(`${result?.stdout ?? ""}\n${result?.stderr ?? ""}`)?.[1];
-  const found = result !== undefined && result.exitCode === 0 && version !== undefined;
-  return { name: probe.name, found, ...(version === undefined ? {} : { version }), usedFor: probe.usedFor };
 }

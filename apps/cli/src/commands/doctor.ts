@@ -12,9 +12,7 @@ function probe(command: string, args: string[]): string | undefined {
 /** Every program and library octavo's engines and defaults use: found or missing, with its version. */
 export async function doctorCommand(): Promise<boolean> {
   const engines = await doctor();
-  const known = new Set(engines.map((entry) => entry.name));
-  // OCR's own probe also lists Ghostscript and qpdf; the engines already reported them.
-  const ocr = (await ocrDoctor()).filter((entry) => !known.has(entry.name));
+  const ocr = await ocrDoctor();
   const redis = probe("redis-server", ["--version"]);
   const soffice = probe("soffice", ["--version"]);
   // Debian's python3 (the one python3-uno belongs to), not whatever python3 comes first in PATH.

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
+import type { Job } from "@octavo/contracts";
 
 /** A small HTTP client over fetch, the way an API consumer would call octavo. */
 export class Client {
@@ -88,13 +89,6 @@ export interface JobBody {
   outputs?: { name: string; size: number; contentType: string; url?: string; expired: boolean }[];
   error?: string;
   message?: string;
-  warnings?: string[];
-  compression?: {
-    inputBytes: number;
-    outputBytes: number;
-    ratio: number;
-    setting: string;
-    targetKB?: number;
-    targetMet?: boolean;
-  };
+  warnings?: Job["warnings"];
+  compression?: Job["compression"];
 }
