@@ -3,6 +3,8 @@ import { extname } from "node:path";
 import { fixGhostscriptDate } from "./dates.js";
 import type { PdfALevel } from "./levels.js";
 import { field, nameOf, type PdfDocument, type PdfObject, stringOf, withPdf } from "./mupdf.js";
+import { fitNumbersToPdfA1 } from "./number-limits.js";
+import { spellOutType3Encodings } from "./type3.js";
 
 /** What an attachment of the prepared input said about itself, to carry over into the PDF/A-3 output. */
 interface AttachmentFacts {
@@ -14,6 +16,8 @@ interface AttachmentFacts {
 /**
  * Fixes what Ghostscript 10.0 gets wrong in its PDF/A output, through MuPDF's object model:
  * - Info dates end in "Z00'00'", which PDFBox Preflight cannot read (its check 7.2 fails): "+00'00'".
+ * - Type 3 fonts keep a BaseEncoding that Preflight cannot read (type3.ts).
+ * - At level 1, reals beyond PDF/A-1's ±32767 in content streams (number-limits.ts).
  * - PDF/A-3 attachments lose what PDF/A-3 requires of them (ISO 19005-3 6.8): a UF name, an
  *   AFRelationship, a MIME type on the embedded file, and a place in the catalog's AF array.
  */
@@ -27,6 +31,8 @@ export async function finishPdfA(
     level === "3" ? await withPdf(prepared, attachmentFacts) : new Map<string, AttachmentFacts[]>();
   const bytes = await withPdf(ghostscriptOutput, (doc) => {
     fixInfoDates(doc);
+    spellOutType3Encodings(doc);
+    if (level === "1") fitNumbersToPdfA1(doc);
     if (level === "3") describeAttachments(doc, facts);
     return doc.saveToBuffer("").asUint8Array();
   });

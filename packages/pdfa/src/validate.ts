@@ -13,6 +13,7 @@ import {
   streamBytes,
   stringOf,
 } from "./mupdf.js";
+import { streamsBeyondPdfA1Limits } from "./number-limits.js";
 import { allowedNamedActions, forbiddenActions, level1Annotations } from "./rules.js";
 import { namespaces, Xmp } from "./xmp.js";
 
@@ -110,6 +111,11 @@ export function checkDocument(doc: PdfDocument, level: PdfALevel): string[] {
   checkInfo(field(trailer, "Info"), xmp, findings);
   checkOutputIntents(catalog, level, findings);
   checkCatalog(catalog, level, findings);
+  if (level === "1" && streamsBeyondPdfA1Limits(doc) > 0) {
+    findings.add(
+      "content streams use numbers beyond PDF/A-1's limits (reals within ±32767; PDFBox Preflight 1.0.6)",
+    );
+  }
   if (level === "1" && nameOf(field(trailer, "Type")) === "XRef") {
     findings.add("the file uses a cross-reference stream, which PDF/A-1 forbids");
   }
@@ -351,13 +357,15 @@ function undefinedInBase(encoding: string, code: number): boolean {
  * Codes a simple Type 1 font gives a width (pdfwrite writes 0 for the codes a subset does not use) but no
  * glyph name: neither its Differences nor its base encoding name one, so they draw .notdef. Ghostscript
  * produces this when it substitutes a CID font the input did not embed with a simple font
- * (pdfjs_noembed-identity.pdf: Japanese text drawn as "K M O Q S"). A font without Encoding uses its
+ * (pdfjs_noembed-identity.pdf: Japanese text drawn as "K M O Q S"), or names .notdef in Differences
+ * for codes it draws (pdfjs_issue19182_chi_tra.pdf, PMingLiU not embedded). A font without Encoding uses its
  * built-in encoding and is not judged.
  */
 export function codesWithoutGlyph(font: PdfObject): number[] {
   const encoding = font.get("Encoding");
   let base: string;
   const differences = new Set<number>();
+  const notdef = new Set<number>();
   if (encoding.isName()) {
     base = encoding.asName();
   } else if (encoding.isDictionary()) {
@@ -366,7 +374,7 @@ export function codesWithoutGlyph(font: PdfObject): number[] {
     for (const item of itemsOf(encoding.get("Differences"))) {
       if (item.isNumber()) code = item.asNumber();
       else if (item.isName()) {
-        if (item.asName() !== ".notdef") differences.add(code);
+        (item.asName() === ".notdef" ? notdef : differences).add(code);
         code += 1;
       }
     }
@@ -381,7 +389,7 @@ export function codesWithoutGlyph(font: PdfObject): number[] {
   widths.forEach((width, index) => {
     const code = first + index;
     if ((numberOf(width) ?? 0) === 0 || differences.has(code)) return;
-    if (undefinedInBase(base, code)) missing.push(code);
+    if (notdef.has(code) || undefinedInBase(base, code)) missing.push(code);
   });
   return missing;
 }

@@ -228,6 +228,21 @@ describe("conversion", () => {
     }
   });
 
+  it("refuses a file whose substitute font names .notdef for codes it draws (PMingLiU not embedded)", async () => {
+    const error = await failure(convert(corpus("general/pdfjs_issue19182_chi_tra.pdf"), "1"));
+    expect(error.code).toBe("conversion_failed");
+    expect(error.message).toMatch(/PMingLiU.*lack characters/);
+  });
+
+  it("level 1 spells out Ghostscript's Type 3 encodings and keeps reals within ±32767, so Preflight passes", {
+    timeout: 120_000,
+  }, async () => {
+    // Before: Preflight 3.2.4 (a Type 3 BaseEncoding it cannot read) and 1.0.6 (glyph programs at 100×).
+    const result = await convert(corpus("general/pdfjs_issue19971_jpn.pdf"), "1");
+    expect((await preflight([result.output.path], dir)).get(result.output.path)).toEqual([]);
+    expect(await validatePdfA(result.output.path, "1")).toEqual({ valid: true, problems: [] });
+  });
+
   it("keeps all 18 same-named attachments at level 3 (govdocs_error_set_2_064034.pdf)", {
     timeout: 120_000,
   }, async () => {
@@ -254,6 +269,8 @@ describe("conversion", () => {
     // finaliser; without forgetBorrowed() this conversion failed with "memory access out of bounds".
     const result = await convert(corpus("general/pdfjs_tracemonkey_with_annotations.pdf"), "1");
     expect(await validatePdfA(result.output.path, "1")).toEqual({ valid: true, problems: [] });
+    // Its patterns fill ±8388608.0, beyond PDF/A-1's reals; written as integers they pass (1.0.6).
+    expect((await preflight([result.output.path], dir)).get(result.output.path)).toEqual([]);
     expect(await pdftotext(result.output.path)).toMatch(/Trace-based Just-in-Time/i);
   });
 
