@@ -12,6 +12,7 @@ import {
   pageRotations,
   qpdfCheck,
   requiresPassword,
+  zipParts,
 } from "./support/pdf-checks.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -257,6 +258,49 @@ describe("the operations over the corpus, through the API (PostgreSQL, supervise
         (job.message ?? "").length < 20
       ) {
         problems.push(`${path} ${entry.path}: ${job.status} ${job.error ?? ""} ${job.message ?? ""}`);
+      }
+    });
+    expect(problems).toEqual([]);
+  }, 1_200_000);
+
+  it("PDF to Word, PowerPoint and Excel refuse encrypted inputs and end every damaged file clearly", async () => {
+    const conversions = [
+      { path: "/v1/convert/pdf-to-word", options: undefined, part: "word/document.xml" },
+      { path: "/v1/convert/pdf-to-powerpoint", options: undefined, part: "ppt/presentation.xml" },
+      // Pages mode: a damaged file that keeps no table would otherwise end no_tables, which is tested apart.
+      { path: "/v1/convert/pdf-to-excel", options: { mode: "pages" }, part: "xl/workbook.xml" },
+    ] as const;
+    const problems: string[] = [];
+    const encrypted = pdfsOf("encrypted").flatMap((entry) => conversions.map((to) => ({ entry, to })));
+    await each(encrypted, async ({ entry, to }) => {
+      const job = await submit(to.path, [entry], to.options);
+      const expected =
+        name(entry) === "tika_testMicrosoftIRMServices.pdf" ? DAMAGED_CODES : ["password_required"];
+      if (job.status !== "failed" || !expected.includes(job.error ?? "")) {
+        problems.push(`${to.path} ${entry.path}: ${job.status} ${job.error ?? ""} ${job.message ?? ""}`);
+      }
+    });
+    // The 429-page damaged scan would be OCRed page by page; the smaller files show the rule.
+    const damaged = [...pdfsOf("broken"), ...pdfsOf("mislabeled")]
+      .filter((entry) => (entry.pages ?? 0) <= 50)
+      .flatMap((entry) => conversions.map((to) => ({ entry, to })));
+    await each(damaged, async ({ entry, to }) => {
+      const job = await submit(to.path, [entry], to.options).catch((error: unknown) => {
+        problems.push(`${to.path} ${entry.path}: ${String(error)}`);
+        return undefined;
+      });
+      if (!job) return;
+      if (job.status === "done") {
+        const [output = ""] = await downloadAll(job);
+        const parts = await zipParts(output);
+        if (!parts.includes(to.part))
+          problems.push(`${to.path} ${entry.path}: done, but ${to.part} is missing`);
+      } else if (
+        job.status !== "failed" ||
+        !DAMAGED_CODES.includes(job.error ?? "") ||
+        (job.message ?? "").length < 20
+      ) {
+        problems.push(`${to.path} ${entry.path}: ${job.status} ${job.error ?? ""} ${job.message ?? ""}`);
       }
     });
     expect(problems).toEqual([]);

@@ -116,7 +116,8 @@ export const operations: readonly OperationSpec[] = [
     "PDF to Word",
     2,
     onePdf,
-    "Converts to an editable DOCX.",
+    "Converts to an editable DOCX: flowing paragraphs with their fonts, headings, pictures and Word tables, " +
+      "multi-column pages in reading order. Scanned pages are OCRed first (English), with a warning.",
   ),
   operation(
     "pdf-to-powerpoint",
@@ -124,7 +125,8 @@ export const operations: readonly OperationSpec[] = [
     "PDF to PowerPoint",
     2,
     onePdf,
-    "Converts to a PPTX with one slide per page and editable text.",
+    "Converts to a PPTX with one slide per page, each the size of its page: the page's graphics as the " +
+      "slide's background and its text as editable text boxes at their positions.",
   ),
   operation(
     "pdf-to-excel",
@@ -132,7 +134,9 @@ export const operations: readonly OperationSpec[] = [
     "PDF to Excel",
     2,
     onePdf,
-    "Converts to an XLSX workbook.",
+    "Converts to an XLSX workbook. mode tables (default): one sheet per detected table (ruled or " +
+      "borderless), merged cells merged, numbers as numbers; a PDF without tables fails with no_tables. " +
+      "mode pages: one sheet per page with all its text in rows and columns.",
   ),
   operation(
     "pdf-to-pdfa",

@@ -9,3 +9,4 @@ export {
   sharedRedisUrl,
   type TempResource,
 } from "./databases.js";
+export { type WordRecall, wordRecall, wordSet } from "./word-recall.js";

@@ -50,3 +50,10 @@ export async function textLength(path: string, password?: string): Promise<numbe
   const { stdout } = await runTool("pdftotext", args);
   return stdout.replace(/\s+/g, "").length;
 }
+
+/** The part names of an OOXML package (DOCX, PPTX, XLSX); throws when unzip finds it damaged. */
+export async function zipParts(path: string): Promise<string[]> {
+  await exec("unzip", ["-tq", path]);
+  const { stdout } = await exec("unzip", ["-Z1", path]);
+  return stdout.trim().split("\n");
+}

@@ -22,5 +22,8 @@ export function toolOperationsInstalled(): string[] {
   if (onPath("chromium")) operations.push("html-to-pdf");
   if (onPath("gs")) operations.push("compress", "pdf-to-pdfa");
   if (onPath("ocrmypdf")) operations.push("ocr");
+  // PDF to Office needs only MuPDF.js and the writers; scanned pages are OCRed when ocrmypdf is there,
+  // and converted with a warning that they have no text when it is not.
+  operations.push("pdf-to-word", "pdf-to-powerpoint", "pdf-to-excel");
   return operations;
 }

@@ -14,6 +14,7 @@ import {
   unlock,
 } from "@octavo/engines";
 import { ocr } from "@octavo/ocr";
+import { pdfToExcel, pdfToPowerPoint, pdfToWord } from "@octavo/pdf-office";
 import { toPdfA } from "@octavo/pdfa";
 import type { SandboxTask } from "./protocol.js";
 
@@ -50,6 +51,12 @@ export async function dispatch(task: SandboxTask, ctx: EngineContext): Promise<D
       return ocr(single(inputs), options as OptionsOf<"ocr">, { ...ctx, cpus: availableParallelism() });
     case "pdf-to-pdfa":
       return toPdfA(single(inputs), options as OptionsOf<"pdf-to-pdfa">, ctx);
+    case "pdf-to-word":
+      return pdfToWord(single(inputs), {}, ctx);
+    case "pdf-to-powerpoint":
+      return pdfToPowerPoint(single(inputs), {}, ctx);
+    case "pdf-to-excel":
+      return pdfToExcel(single(inputs), options as OptionsOf<"pdf-to-excel">, ctx);
     default:
       throw new JobFailure("conversion_failed", `${task.operation} has no engine on this worker.`);
   }

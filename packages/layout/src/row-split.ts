@@ -1,0 +1,84 @@
+import { type Glyph, isBlank } from "./glyphs.js";
+import type { LatticeGrid } from "./lattice.js";
+
+type Area = LatticeGrid["areas"][number];
+
+function indexIn(edges: number[], v: number): number {
+  for (let i = 0; i < edges.length - 1; i++) if (v < (edges[i + 1] ?? 0)) return i;
+  return edges.length - 2;
+}
+
+/** Mean y of the glyph centres of each text line in a band, top to bottom. */
+function lineCentres(glyphs: Glyph[]): number[] {
+  const sorted = [...glyphs].sort((a, b) => a.baseline - b.baseline);
+  const groups: Glyph[][] = [];
+  for (const g of sorted) {
+    const group = groups[groups.length - 1];
+    const first = group?.[0];
+    if (group && first && g.baseline - first.baseline < 0.5 * Math.min(g.size, first.size)) group.push(g);
+    else groups.push([g]);
+  }
+  return groups.map((gs) => gs.reduce((s, g) => s + (g.box.y0 + g.box.y1) / 2, 0) / gs.length);
+}
+
+/**
+ * Where rulings enclose a whole body of unruled rows (common in reports: a ruled header, a ruled
+ * frame, the body set line by line), splits that grid row at the text lines the columns share.
+ */
+export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGrid {
+  const { columnEdges, rowEdges } = grid;
+  const rows = rowEdges.length - 1;
+  const left = columnEdges[0] ?? 0;
+  const right = columnEdges[columnEdges.length - 1] ?? 0;
+  const perRow: Glyph[][] = Array.from({ length: rows }, () => []);
+  for (const g of glyphs) {
+    if (isBlank(g)) continue;
+    const cx = (g.box.x0 + g.box.x1) / 2;
+    const cy = (g.box.y0 + g.box.y1) / 2;
+    if (cx < left || cx > right || cy < (rowEdges[0] ?? 0) || cy > (rowEdges[rows] ?? 0)) continue;
+    perRow[indexIn(rowEdges, cy)]?.push(g);
+  }
+  const extra = new Map<number, number[]>();
+  perRow.forEach((band, r) => {
+    const byArea = new Map<Area, Glyph[]>();
+    for (const g of band) {
+      const c = indexIn(columnEdges, (g.box.x0 + g.box.x1) / 2);
+      const area = grid.areas.find(
+        (a) => r >= a.row && r < a.row + a.rowSpan && c >= a.col && c < a.col + a.colSpan,
+      );
+      if (!area || area.rowSpan > 1) return;
+      byArea.set(area, [...(byArea.get(area) ?? []), g]);
+    }
+    // A first row under more rows is a header: its wrapped lines belong together.
+    if (r === 0 && rows > 1) return;
+    const centres = lineCentres(band);
+    if (centres.length < 3) return;
+    // Split only where at least two cells carry every one of the band's lines: then the lines are
+    // rows; a header's wrapped cells, centred at different heights, never all line up.
+    const counts = [...byArea.values()].map((gs) => lineCentres(gs).length);
+    if (counts.filter((n) => n === centres.length).length < 2) return;
+    if (counts.filter((n) => n > 1).length < 0.6 * counts.length) return;
+    extra.set(
+      r,
+      centres.slice(1).map((c, i) => (c + (centres[i] ?? c)) / 2),
+    );
+  });
+  if (!extra.size) return grid;
+  const newEdges: number[] = [];
+  const shift: number[] = [];
+  for (let r = 0; r < rows; r++) {
+    shift.push(newEdges.length);
+    newEdges.push(rowEdges[r] ?? 0, ...(extra.get(r) ?? []));
+  }
+  newEdges.push(rowEdges[rows] ?? 0);
+  shift.push(newEdges.length - 1);
+  const areas: Area[] = [];
+  for (const a of grid.areas) {
+    const start = shift[a.row] ?? 0;
+    const end = shift[a.row + a.rowSpan] ?? start + 1;
+    if (extra.has(a.row) && a.rowSpan === 1)
+      for (let r = start; r < end; r++) areas.push({ ...a, row: r, rowSpan: 1 });
+    else areas.push({ ...a, row: start, rowSpan: end - start });
+  }
+  return { columnEdges, rowEdges: newEdges, areas };
+}

@@ -1,0 +1,80 @@
+import type * as mupdf from "mupdf";
+import type { Glyph } from "./glyphs.js";
+import { type LatticeGrid, latticeGrids } from "./lattice.js";
+import { splitUnruledRows } from "./row-split.js";
+import { collectRulings, type PageRulings, type Rulings } from "./rulings.js";
+import { mergeRulings, rulingNetworks } from "./segments.js";
+import { filledShare, pourIntoGrid } from "./table-build.js";
+import type { Box, Table } from "./types.js";
+
+function inside(inner: Box, outer: Box): boolean {
+  return (
+    inner.x0 >= outer.x0 - 2 &&
+    inner.x1 <= outer.x1 + 2 &&
+    inner.y0 >= outer.y0 - 2 &&
+    inner.y1 <= outer.y1 + 2
+  );
+}
+
+function gridArea(grid: LatticeGrid): number {
+  const width = (grid.columnEdges.at(-1) ?? 0) - (grid.columnEdges[0] ?? 0);
+  return width * ((grid.rowEdges.at(-1) ?? 0) - (grid.rowEdges[0] ?? 0));
+}
+
+function boundsOf(r: Rulings): Box {
+  const all = [...r.horizontal, ...r.vertical];
+  return {
+    x0: Math.min(...all.map((s) => s.x0)),
+    y0: Math.min(...all.map((s) => s.y0)),
+    x1: Math.max(...all.map((s) => s.x1)),
+    y1: Math.max(...all.map((s) => s.y1)),
+  };
+}
+
+/**
+ * Drawn lines, plus the edges of filled boxes outside every network of drawn lines: where lines
+ * make the grid, cell backgrounds (inset, or one per text line) would only add false edges.
+ */
+function tableRulings(page: PageRulings): Rulings {
+  const lines = mergeRulings(page.lines);
+  const frames = rulingNetworks(lines, 3).map(boundsOf);
+  const outside = (s: { x0: number; y0: number; x1: number; y1: number }) =>
+    !frames.some((f) => s.x0 >= f.x0 - 3 && s.x1 <= f.x1 + 3 && s.y0 >= f.y0 - 3 && s.y1 <= f.y1 + 3);
+  return mergeRulings({
+    horizontal: [...lines.horizontal, ...page.boxEdges.horizontal.filter(outside)],
+    vertical: [...lines.vertical, ...page.boxEdges.vertical.filter(outside)],
+  });
+}
+
+/**
+ * Tables drawn with rulings. A grid counts as a table when at least two of its cells hold text
+ * and text fills a fair share of them (bar charts and framed boxes do not).
+ */
+export function ruledTables(
+  page: mupdf.Page,
+  glyphs: Glyph[],
+  bodySize: number,
+): { tables: Table[]; rest: Glyph[]; rulings: Rulings } {
+  const rulings = tableRulings(collectRulings(page));
+  // Largest first, so a table nested in another's cell stays that cell's text.
+  const grids = latticeGrids(rulings).sort((a, b) => gridArea(b) - gridArea(a));
+  const tables: Table[] = [];
+  let rest = glyphs;
+  for (const grid of grids) {
+    const refined = splitUnruledRows(grid, rest);
+    const { table, taken } = pourIntoGrid(
+      rest,
+      refined.columnEdges,
+      refined.rowEdges,
+      refined.areas,
+      true,
+      bodySize,
+    );
+    if (tables.some((t) => inside(table.box, t.box))) continue;
+    const filled = table.cells.filter((c) => c.text !== "").length;
+    if (filled < 2 || filledShare(table) < 0.2) continue;
+    tables.push(table);
+    rest = rest.filter((g) => !taken.has(g));
+  }
+  return { tables, rest, rulings };
+}

@@ -1,0 +1,43 @@
+import type { TextRow } from "./text-rows.js";
+
+/**
+ * Column edges of a borderless table: x positions where whitespace runs down (nearly) every
+ * multi-cell row. Returns undefined when fewer than two columns hold text in three rows.
+ */
+export function streamColumns(run: TextRow[], bodySize: number): number[] | undefined {
+  const multi = run.filter((r) => r.fragments.length >= 2);
+  const xs = run.flatMap((r) => r.fragments.flatMap((f) => [f.box.x0, f.box.x1]));
+  const left = Math.floor(Math.min(...xs));
+  const right = Math.ceil(Math.max(...xs));
+  const width = right - left + 1;
+  if (!Number.isFinite(width) || width <= 0) return undefined;
+  // How many multi-cell rows put ink over each x (1 pt bins).
+  const cover = new Array<number>(width).fill(0);
+  for (const row of multi) {
+    const seen = new Uint8Array(width);
+    for (const f of row.fragments)
+      for (let x = Math.floor(f.box.x0) - left; x < Math.ceil(f.box.x1) - left; x++) seen[x] = 1;
+    for (let x = 0; x < width; x++) cover[x] = (cover[x] ?? 0) + (seen[x] ?? 0);
+  }
+  const allowed = Math.floor(multi.length * 0.1);
+  const minGap = Math.max(3, bodySize * 0.5);
+  const edges = [left];
+  let gapStart = -1;
+  for (let x = 0; x <= width; x++) {
+    const clear = x < width && (cover[x] ?? 0) <= allowed;
+    if (clear && gapStart < 0) gapStart = x;
+    if (!clear && gapStart >= 0) {
+      if (x - gapStart >= minGap && gapStart > 0 && x < width) edges.push(left + (gapStart + x) / 2);
+      gapStart = -1;
+    }
+  }
+  edges.push(right);
+  if (edges.length < 3) return undefined;
+  // Every column must hold text in at least three rows, or it is noise.
+  const filled = (a: number, b: number) =>
+    run.filter((r) => r.fragments.some((f) => (f.box.x0 + f.box.x1) / 2 > a && (f.box.x0 + f.box.x1) / 2 < b))
+      .length;
+  for (let i = 0; i < edges.length - 1; i++)
+    if (filled(edges[i] ?? 0, edges[i + 1] ?? 0) < 2) return undefined;
+  return edges;
+}

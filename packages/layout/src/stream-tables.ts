@@ -1,0 +1,109 @@
+import type { Glyph } from "./glyphs.js";
+import { glyphRuns, runText } from "./lines.js";
+import type { Rulings } from "./rulings.js";
+import { streamColumns } from "./stream-columns.js";
+import { pourIntoGrid } from "./table-build.js";
+import { type TextRow, textRows } from "./text-rows.js";
+import type { Table } from "./types.js";
+
+/** Inside a line, a gap wider than this many ems separates table cells. */
+const cellGapEm = 1;
+/** A table needs at least this many rows with two or more cells. */
+const minRows = 3;
+
+/** Maximal stretches of rows that look tabular: most rows split into several cells, rows close together. */
+function candidateRuns(rows: TextRow[], bodySize: number): TextRow[][] {
+  const runs: TextRow[][] = [];
+  let run: TextRow[] = [];
+  const close = () => {
+    // Single-cell rows at the ends belong to the text around the table.
+    while (run.length && (run[run.length - 1]?.fragments.length ?? 0) < 2) run.pop();
+    while (run.length && (run[0]?.fragments.length ?? 0) < 2) run.shift();
+    if (run.filter((r) => r.fragments.length >= 2).length >= minRows) runs.push(run);
+    run = [];
+  };
+  for (const row of rows) {
+    const last = run[run.length - 1];
+    const gap = last ? row.top - last.bottom : 0;
+    if (last && gap > Math.max(2.5 * bodySize, 1.6 * (last.bottom - last.top))) close();
+    const multi = row.fragments.length >= 2;
+    const single = row.fragments[0];
+    // A lone fragment continues a table when it is narrow, like a wrapped cell or a group label.
+    const narrow = single !== undefined && single.box.x1 - single.box.x0 < 0.45 * runWidth(run);
+    if (multi || (run.length && narrow)) run.push(row);
+    else close();
+  }
+  close();
+  return runs;
+}
+
+function runWidth(run: TextRow[]): number {
+  const xs = run.flatMap((r) => r.fragments.flatMap((f) => [f.box.x0, f.box.x1]));
+  return xs.length ? Math.max(...xs) - Math.min(...xs) : 0;
+}
+
+/** Prose set in columns splits into long fragments of many words; table cells are short. */
+function looksLikeProse(run: TextRow[]): boolean {
+  const lengths = run.flatMap((r) => r.fragments.map((f) => f.text.length)).sort((a, b) => a - b);
+  const medianLength = lengths[lengths.length >> 1] ?? 0;
+  return medianLength > 30;
+}
+
+function medianOf(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1] ?? 0;
+}
+
+/**
+ * Cells of many words are lines of prose that happen to line up, overall or in one column (a
+ * text column beside a figure's labels).
+ */
+function wordy(table: Table): boolean {
+  const filled = table.cells.filter((c) => c.text !== "");
+  if (medianOf(filled.map((c) => c.text.split(/\s+/).length)) > 4) return true;
+  const columns = table.columnEdges.length - 1;
+  for (let col = 0; col < columns; col++) {
+    const lengths = filled.filter((c) => c.col === col).map((c) => c.text.length);
+    if (medianOf(lengths) > 40) return true;
+  }
+  return false;
+}
+
+/**
+ * Borderless tables, found from the alignment of text: at least three close rows split by
+ * whitespace that stays clear down the whole stretch into two or more columns.
+ */
+export function streamTables(
+  glyphs: Glyph[],
+  bodySize: number,
+  _rulings: Rulings,
+): { tables: Table[]; rest: Glyph[] } {
+  const horizontal = glyphs.filter((g) => g.rotation === 0);
+  const fragments = glyphRuns(horizontal, cellGapEm)
+    .map((r) => ({ glyphs: r.glyphs, text: runText(r.glyphs) }))
+    .filter((f) => f.text !== "");
+  const rows = textRows(fragments);
+  const tables: Table[] = [];
+  const taken = new Set<Glyph>();
+  for (const run of candidateRuns(rows, bodySize)) {
+    if (looksLikeProse(run)) continue;
+    const columnEdges = streamColumns(run, bodySize);
+    if (!columnEdges || columnEdges.length < 3) continue;
+    const rowEdges = [run[0]?.top ?? 0];
+    for (let i = 1; i < run.length; i++) {
+      const above = run[i - 1];
+      const below = run[i];
+      if (above && below) rowEdges.push((above.bottom + below.top) / 2);
+    }
+    rowEdges.push(run[run.length - 1]?.bottom ?? 0);
+    const areas = [];
+    for (let row = 0; row < rowEdges.length - 1; row++)
+      for (let col = 0; col < columnEdges.length - 1; col++) areas.push({ row, col, rowSpan: 1, colSpan: 1 });
+    const runGlyphs = run.flatMap((r) => r.fragments.flatMap((f) => f.glyphs));
+    const built = pourIntoGrid(runGlyphs, columnEdges, rowEdges, areas, false, bodySize);
+    if (wordy(built.table)) continue;
+    tables.push(built.table);
+    for (const g of built.taken) taken.add(g);
+  }
+  return { tables, rest: glyphs.filter((g) => !taken.has(g)) };
+}

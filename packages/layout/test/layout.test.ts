@@ -1,0 +1,67 @@
+import { readFileSync } from "node:fs";
+import { corpusPath } from "@octavo/testing";
+import * as mupdf from "mupdf";
+import { describe, expect, it } from "vitest";
+import { analyzeDocument, type ImageBlock, type PageLayout, tablesOf, tableToGrid } from "../src/index.js";
+import { lineText } from "../src/lines.js";
+
+function open(file: string): mupdf.Document {
+  return mupdf.Document.openDocument(readFileSync(corpusPath(file)), "application/pdf");
+}
+
+function firstPage(file: string, images = false): PageLayout {
+  const page = analyzeDocument(open(file), { pages: [0], images }).pages[0];
+  if (!page) throw new Error(file);
+  return page;
+}
+
+describe("layout blocks", () => {
+  it("extracts images as PNG with their boxes", () => {
+    const page = firstPage("general/docling_redp5110_sampled.pdf", true);
+    const images = page.blocks.filter((b): b is ImageBlock => b.kind === "image");
+    expect(images.length).toBeGreaterThan(0);
+    for (const image of images) {
+      expect([...image.data.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+      expect(image.width).toBeGreaterThan(0);
+      expect(image.box.x1 - image.box.x0).toBeGreaterThanOrEqual(4);
+    }
+    expect(firstPage("general/docling_redp5110_sampled.pdf").blocks.some((b) => b.kind === "image")).toBe(
+      false,
+    );
+  });
+
+  it("marks merged cells and lays tables out as rectangular grids", () => {
+    const [table] = tablesOf(firstPage("tables/tabula_spanning_cells.pdf"));
+    if (!table) throw new Error("no table");
+    const grid = tableToGrid(table);
+    expect(grid.length).toBe(table.rowEdges.length - 1);
+    for (const row of grid) expect(row.length).toBe(table.columnEdges.length - 1);
+    const merged = table.cells.find((c) => c.colSpan > 1 && c.text !== "");
+    if (!merged) throw new Error("no merged cell");
+    expect(grid[merged.row]?.[merged.col]).toBe(merged.text);
+    expect(grid[merged.row]?.[merged.col + 1]).toBe("");
+    // Every grid position is covered by exactly one cell.
+    const covered = table.cells.reduce((n, c) => n + c.rowSpan * c.colSpan, 0);
+    expect(covered).toBe(grid.length * (grid[0]?.length ?? 0));
+  });
+
+  it("finds row spans and keeps table text out of the paragraphs", () => {
+    const page = firstPage("tables/camelot_row_span.pdf");
+    const [table] = tablesOf(page);
+    if (!table) throw new Error("no table");
+    expect(table.ruled).toBe(true);
+    expect(table.cells.some((c) => c.rowSpan > 1)).toBe(true);
+    expect(table.cells.map((c) => c.text)).toContain("164,380");
+    const paragraphText = page.blocks.flatMap((b) => (b.kind === "paragraph" ? b.lines.map(lineText) : []));
+    expect(paragraphText.join("\n")).not.toContain("164,380");
+  });
+
+  it("does not take two-column prose for a table", () => {
+    const doc = open("general/pdfjs_tracemonkey_with_annotations.pdf");
+    expect(tablesOf(analyzeDocument(doc, { pages: [0, 1], images: false }))).toEqual([]);
+  });
+
+  it("rejects a page index outside the document", () => {
+    expect(() => analyzeDocument(open("tables/camelot_row_span.pdf"), { pages: [5] })).toThrow(RangeError);
+  });
+});

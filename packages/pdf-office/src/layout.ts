@@ -1,0 +1,67 @@
+import { type EngineContext, JobFailure } from "@octavo/engines";
+import { analyzeDocument, type Box, type PageLayout } from "@octavo/layout";
+import type * as mupdf from "mupdf";
+
+export interface PageOptions {
+  /** Extract images (Word needs them; PowerPoint renders them into the background instead). */
+  images: boolean;
+  tables: boolean;
+}
+
+/** One page's layout; analysing page by page keeps memory flat on long documents. */
+export function analyzePage(
+  doc: mupdf.PDFDocument,
+  index: number,
+  options: PageOptions,
+  name: string,
+): PageLayout {
+  let layout: PageLayout | undefined;
+  try {
+    layout = analyzeDocument(doc, { pages: [index], images: options.images, tables: options.tables })
+      .pages[0];
+  } catch (error) {
+    throw new JobFailure(
+      "conversion_failed",
+      `The layout of page ${index + 1} of ${name} could not be analysed, so it cannot be converted. If the file opens in a PDF viewer, try the repair operation first.`,
+      { detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error), cause: error },
+    );
+  }
+  if (layout === undefined) {
+    throw new JobFailure("conversion_failed", `Page ${index + 1} of ${name} could not be read.`);
+  }
+  return layout;
+}
+
+/** Calls `visit` for each page in order with its layout, reporting progress from `from` to `to`. */
+export async function forEachPage(
+  doc: mupdf.PDFDocument,
+  pages: number,
+  options: PageOptions,
+  name: string,
+  ctx: EngineContext,
+  range: { from: number; to: number },
+  visit: (page: PageLayout) => void | Promise<void>,
+): Promise<void> {
+  for (let index = 0; index < pages; index += 1) {
+    ctx.signal?.throwIfAborted();
+    await visit(analyzePage(doc, index, options, name));
+    ctx.onProgress?.(range.from + ((range.to - range.from) * (index + 1)) / pages);
+    // Lets an abort or a progress write through between pages of a long document.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+export function boxWidth(box: Box): number {
+  return box.x1 - box.x0;
+}
+
+export function boxHeight(box: Box): number {
+  return box.y1 - box.y0;
+}
+
+/** The column of the page that holds most of `box`, or the whole page's width when none does. */
+export function columnOf(page: PageLayout, box: Box): Box {
+  const centre = (box.x0 + box.x1) / 2;
+  const column = page.columns.find((candidate) => candidate.x0 - 2 <= centre && centre <= candidate.x1 + 2);
+  return column ?? { x0: page.margins.left, y0: 0, x1: page.width - page.margins.right, y1: page.height };
+}
