@@ -21,12 +21,15 @@ describe("the job lifecycle", () => {
     stack = await startStack({
       database: "sqlite",
       redis: "supervised",
-      env: { OCTAVO_JOB_TIMEOUT_SECONDS: "1" },
+      env: { OCTAVO_JOB_TIMEOUT_SECONDS: "2" },
     });
     const { apiKey } = await stack.createAccount("business");
     const client = new Client(stack.baseUrl, apiKey);
-    // A first quick job leaves one warm spare sandbox behind: the next job will run in it.
-    await client.waitForJob((await client.postFiles("/v1/rotate", [{ path: small }])).body.id as string);
+    // A first quick job leaves one warm spare sandbox behind: the next job will run in it. On a loaded
+    // machine even it can pass the short timeout; it is charged only when it is done.
+    const first = await client.waitForJob(
+      (await client.postFiles("/v1/rotate", [{ path: small }])).body.id as string,
+    );
     const spare = processesMatching("sandbox/child.js");
     expect(spare).toHaveLength(1);
     // The sandbox that will parse the untrusted file holds none of the service's secrets.
@@ -43,7 +46,11 @@ describe("the job lifecycle", () => {
     const after = processesMatching("sandbox/child.js");
     expect(after).not.toContain(spare[0]);
     expect(after.length).toBeLessThanOrEqual(1);
-    expect((await client.get("/v1/account")).body).toMatchObject({ creditsUsed: 1, creditsReserved: 0 });
+    // The timed-out merge is not charged (nor reserved); the rotate is, when it finished.
+    expect((await client.get("/v1/account")).body).toMatchObject({
+      creditsUsed: first.status === "done" ? 1 : 0,
+      creditsReserved: 0,
+    });
   });
 
   it("deletes inputs once the job has run and results after their TTL; the job then says they expired", async () => {
