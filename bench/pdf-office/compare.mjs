@@ -91,9 +91,14 @@ async function runOurs(conversion, pdf, workDir, timeoutMs) {
   const wallSeconds = (performance.now() - started) / 1000;
   const last = stdout.trim().split("\n").at(-1) ?? "";
   let reported = null;
+  let unreadable = "";
   try {
     reported = JSON.parse(last);
-  } catch {}
+  } catch (error) {
+    // The child died before printing its result line (a crash, a kill); say so with what it printed.
+    if (!(error instanceof SyntaxError)) throw error;
+    unreadable = last ? `; its last line was not JSON: ${last.slice(0, 120)}` : "";
+  }
   if (timedOut) {
     return {
       ok: false,
@@ -110,7 +115,7 @@ async function runOurs(conversion, pdf, workDir, timeoutMs) {
       timedOut,
       seconds: wallSeconds,
       wallSeconds,
-      error: `child ended (${signal ?? `exit ${exitCode}`}) without a result${tail ? `: ${tail}` : ""}`,
+      error: `child ended (${signal ?? `exit ${exitCode}`}) without a result${unreadable}${tail ? `: ${tail}` : ""}`,
     };
   }
   return {

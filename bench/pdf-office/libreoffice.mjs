@@ -13,7 +13,7 @@
 //
 // soffice exits 0 even when it could not load or convert a file, so success means: an output file exists
 // and is not empty.
-import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -84,10 +84,8 @@ export async function runLibreOffice(pdf, kind, outDir, options = {}) {
   const started = performance.now();
   const result = await runInGroup("soffice", args, timeoutMs);
   const seconds = (performance.now() - started) / 1000;
-  let size = 0;
-  try {
-    size = statSync(output).size;
-  } catch {}
+  // No file is how LibreOffice reports most failures; the error below says why from its output.
+  const size = existsSync(output) ? statSync(output).size : 0;
   const ok = !result.timedOut && size > 0;
   let error = null;
   if (result.timedOut) error = `timeout after ${timeoutMs / 1000} s`;

@@ -94,7 +94,7 @@ test("docx: text and structure, text boxes counted once, frames, tables, images"
   });
 });
 
-test("docx: any prefix or the default namespace works", () => {
+test("docx: a namespace prefix of its own or the default namespace both work", () => {
   const uri = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
   const path = zip("b.docx", {
     "word/document.xml": `<document xmlns="${uri}"><body><p><r><t>one</t></r></p>

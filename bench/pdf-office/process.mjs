@@ -18,7 +18,10 @@ export function runInGroup(command, args, timeoutMs) {
       timedOut = true;
       try {
         process.kill(-child.pid, "SIGKILL");
-      } catch {}
+      } catch (error) {
+        // ESRCH: the group ended between the timer firing and the kill; anything else is a real fault.
+        if (error.code !== "ESRCH") throw error;
+      }
     }, timeoutMs);
     child.on("error", (error) => {
       clearTimeout(timer);
