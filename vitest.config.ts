@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 // Redis and the 2 cores, so test files run one at a time; each file builds its own stack.
 export default defineConfig({
   test: {
-    projects: ["packages/*", "apps/*"],
+    projects: ["packages/*", "apps/*", "infra"],
     fileParallelism: false,
   },
 });

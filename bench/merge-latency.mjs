@@ -9,12 +9,12 @@
 // The inputs are the first ten pages of two real corpus files, cut with qpdf.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { freePort, median } from "./support.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const corpus = join(root, "..", "shared", "corpus");
@@ -26,20 +26,6 @@ const runs = Number(values.runs);
 const gapMs = Number(values["gap-ms"]);
 const node = process.execPath;
 const cli = join(root, "apps", "cli", "dist", "main.js");
-
-const median = (xs) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 const work = mkdtempSync(join(tmpdir(), "octavo-bench-"));
 const inputs = [

@@ -2,46 +2,47 @@
 // Memory of the API process during a large upload: `octavo api` (SQLite, supervised Redis) receives
 // a ~49 MB PDF upload on a Business plan (50 MB per file); its resident set size (VmRSS) is sampled
 // every 20 ms from /proc before, during and after the upload. Uploads stream into storage, so the
-// growth should not follow the upload's size. Run after `npm test` or `npm run setup`:
+// growth should not follow the upload's size. `--storage s3` stores into an S3 server (s3rver, in
+// this bench's process, on loopback) through multipart uploads instead of the local disk. Run after
+// `npm test` or `npm run setup`:
 //
-//   node bench/upload-memory.mjs [--mb 49]
+//   node bench/upload-memory.mjs [--mb 49] [--repeat 4] [--storage local|s3]
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { freePort } from "./support.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const cli = join(root, "apps", "cli", "dist", "main.js");
 const { values } = parseArgs({
-  options: { mb: { type: "string", default: "49" }, repeat: { type: "string", default: "4" } },
+  options: {
+    mb: { type: "string", default: "49" },
+    repeat: { type: "string", default: "4" },
+    storage: { type: "string", default: "local" },
+  },
 });
 const totalBytes = Number(values.mb) * 1024 * 1024;
 // Several uploads in a row: memory that followed the bytes received would keep growing; garbage that
 // the collector reclaims levels off.
 const repeat = Number(values.repeat);
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
 
 const work = mkdtempSync(join(tmpdir(), "octavo-upload-bench-"));
 const port = await freePort();
+const { s3Env, startS3Server } = await import(join(root, "packages", "testing", "dist", "index.js"));
+const s3 = values.storage === "s3" ? await startS3Server({ bucket: "upload-bench" }) : undefined;
 const env = {
   ...process.env,
   OCTAVO_DATA_DIR: join(work, "data"),
   OCTAVO_PORT: String(port),
   OCTAVO_LOG_LEVEL: "warn",
+  ...(s3 ? s3Env(s3) : {}),
 };
 const { apiKey } = JSON.parse(
   execFileSync(
@@ -114,11 +115,13 @@ await delay(500);
 clearInterval(sampler);
 const after = rssMb(api.pid);
 api.kill("SIGTERM");
+await s3?.close();
 rmSync(work, { recursive: true, force: true });
 
 console.log(
   JSON.stringify(
     {
+      storage: values.storage,
       uploadMb: Number(values.mb),
       uploads: repeat,
       status,

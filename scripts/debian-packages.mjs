@@ -51,4 +51,7 @@ export const debianPackages = [
   "libjaxb-api-java",
   "default-jre-headless", // tests only: runs PDFBox Preflight
   "catdoc", // tests only: reads legacy .doc text independently of LibreOffice, to measure recall
+  // Tests only: `docker-compose config` checks the root docker-compose.yml (infra/test); it needs no
+  // Docker daemon.
+  "docker-compose",
 ];

@@ -2,6 +2,7 @@ import type { Config, Logger } from "@octavo/config";
 import type { OperationId } from "@octavo/contracts";
 import type {
   AccountService,
+  DownloadLinks,
   FileLinkSigner,
   IdempotencyService,
   JobService,
@@ -24,6 +25,8 @@ export interface Outbound {
 export interface ReadinessCheck {
   name: string;
   check(): Promise<void>;
+  /** Reported by /readyz but not failing it. */
+  advisory?: boolean;
 }
 
 /** Everything a request handler may use, built once at start-up and passed in (nothing at import time). */
@@ -35,12 +38,15 @@ export interface ApiContext {
   producer: JobProducer;
   accounts: AccountService;
   jobs: JobService;
+  /** Verifies the API's own signed /v1/files/ links. */
   links: FileLinkSigner;
+  /** Makes the links of GET /v1/jobs/{id}: the API's own, or presigned S3 URLs. */
+  downloadLinks: DownloadLinks;
   idempotency: IdempotencyService;
   rateLimiter: PlanRateLimiter;
   outbound: Outbound;
   /** Operations whose engines are installed; the others answer 503 unavailable. */
   availableOperations: ReadonlySet<OperationId>;
-  /** Database, Redis, storage and workers; /readyz runs them all. */
+  /** Database, Redis, storage, and (advisory) workers; /readyz runs them all. */
   readinessChecks: readonly ReadinessCheck[];
 }

@@ -1,5 +1,12 @@
 import { type Config, ConfigError, createLogger, type Logger } from "@octavo/config";
-import { AccountService, FileLinkSigner, IdempotencyService, JobService } from "@octavo/core";
+import {
+  AccountService,
+  type DownloadLinks,
+  FileLinkSigner,
+  IdempotencyService,
+  JobService,
+  PresignedDownloadLinks,
+} from "@octavo/core";
 import { createDatabase, type DatabaseHandle, migrateToLatest } from "@octavo/db";
 import { type AllowList, parseAllowlist } from "@octavo/net";
 import {
@@ -21,6 +28,7 @@ export interface Runtime {
   accounts: AccountService;
   jobs: JobService;
   links: FileLinkSigner;
+  downloadLinks: DownloadLinks;
   idempotency: IdempotencyService;
   /** OCTAVO_URL_ALLOWLIST, parsed once. */
   allowlist: AllowList;
@@ -41,8 +49,18 @@ function readAllowlist(config: Config): AllowList {
   }
 }
 
+function downloadLinksFor(config: Config, store: BlobStore, links: FileLinkSigner): DownloadLinks {
+  if (config.downloadLinks === "api") return links;
+  const presign = store.presignGet?.bind(store);
+  if (!presign) throw new ConfigError("OCTAVO_DOWNLOAD_LINKS", "this storage cannot presign links");
+  return new PresignedDownloadLinks(presign, config.linkTtlSeconds);
+}
+
 export async function openRuntime(config: Config, role: string): Promise<Runtime> {
   const allowlist = readAllowlist(config);
+  const store = createBlobStore(config.storageUrl, config.s3);
+  const links = new FileLinkSigner(config.secretKey, config.publicUrl, config.linkTtlSeconds);
+  const downloadLinks = downloadLinksFor(config, store, links);
   const logger = createLogger(config.logLevel, `octavo-${role}`);
   const database = createDatabase(config.databaseUrl, {
     onIdleClientError: (error) =>
@@ -53,10 +71,11 @@ export async function openRuntime(config: Config, role: string): Promise<Runtime
     config,
     logger,
     database,
-    store: createBlobStore(config.storageUrl),
+    store,
     accounts: new AccountService(database, config.secretKey),
     jobs: new JobService(database),
-    links: new FileLinkSigner(config.secretKey, config.publicUrl, config.linkTtlSeconds),
+    links,
+    downloadLinks,
     idempotency: new IdempotencyService(database),
     allowlist,
     close: () => database.close(),

@@ -1,5 +1,5 @@
 import type { Config, Logger } from "@octavo/config";
-import type { AccountService, FileLinkSigner, JobService } from "@octavo/core";
+import type { AccountService, DownloadLinks, JobService } from "@octavo/core";
 import type { DatabaseHandle } from "@octavo/db";
 import type { AllowList } from "@octavo/net";
 import type { JobProducer } from "@octavo/queue";
@@ -13,7 +13,8 @@ export interface WorkerContext {
   store: BlobStore;
   jobs: JobService;
   accounts: AccountService;
-  links: FileLinkSigner;
+  /** The download links of the webhook body. */
+  downloadLinks: DownloadLinks;
   /** OCTAVO_URL_ALLOWLIST, parsed: private addresses webhooks may reach. */
   allowlist: AllowList;
   producer: JobProducer;

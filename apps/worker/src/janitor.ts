@@ -1,6 +1,7 @@
 import { IDEMPOTENCY_RETENTION_MS } from "@octavo/core";
 import {
   deleteIdempotencyKeysBefore,
+  deleteWebhookDeliveriesFinishedBefore,
   findExpiredOutputs,
   findLeftoverInputs,
   findOverdueJobs,
@@ -12,6 +13,8 @@ import type { WorkerContext } from "./context.js";
 import { queueWebhook, WEBHOOK_JOB_OPTIONS } from "./webhooks/queue-delivery.js";
 
 const BATCH = 500;
+/** Delivery records (the dashboard's "recent deliveries") are kept 30 days, as Stripe keeps its events. */
+export const WEBHOOK_DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 /** A queued job older than this never reached Redis (the API enqueues after commit): send it again. */
 const REENQUEUE_AFTER_MS = 60_000;
 
@@ -19,12 +22,13 @@ const REENQUEUE_AFTER_MS = 60_000;
  * Cluster-wide housekeeping, run by one worker at a time from a repeating maintenance job:
  * results past their TTL are deleted (their jobs keep their status and say the outputs expired),
  * inputs left by a crash are deleted, queued jobs that never reached the queue are re-enqueued, and
- * jobs that outlived every timeout are failed, so no job stays queued or active forever.
+ * jobs that outlived every timeout are failed, so no job stays queued or active forever; old
+ * idempotency keys and old webhook delivery records are deleted.
  */
 export async function runJanitor(
   ctx: WorkerContext,
   now = new Date(),
-): Promise<{ expired: number; leftovers: number; requeued: number; failed: number }> {
+): Promise<{ expired: number; leftovers: number; requeued: number; failed: number; deliveries: number }> {
   const iso = (ms: number) => new Date(now.getTime() - ms).toISOString();
   const { db } = ctx.database;
 
@@ -59,9 +63,13 @@ export async function runJanitor(
     await ctx.producer.enqueue(WEBHOOK_QUEUE, delivery.id, WEBHOOK_JOB_OPTIONS);
   }
   await deleteIdempotencyKeysBefore(db, iso(IDEMPOTENCY_RETENTION_MS));
+  const deliveries = await deleteWebhookDeliveriesFinishedBefore(
+    db,
+    iso(WEBHOOK_DELIVERY_RETENTION_MS),
+    BATCH,
+  );
 
-  if (files.length + requeued + failed > 0) {
-    ctx.logger.info({ expired: expired.length, leftovers: leftovers.length, requeued, failed }, "janitor");
-  }
-  return { expired: expired.length, leftovers: leftovers.length, requeued, failed };
+  const counts = { expired: expired.length, leftovers: leftovers.length, requeued, failed, deliveries };
+  if (files.length + requeued + failed + deliveries > 0) ctx.logger.info(counts, "janitor");
+  return counts;
 }

@@ -60,10 +60,11 @@ export async function runJob(
   ctx: WorkerContext,
   jobId: string,
   { runners, signal }: { runners: JobRunners; signal?: AbortSignal },
-): Promise<void> {
+): Promise<"finished" | "handed-back"> {
   const started = await ctx.jobs.start(jobId);
-  if (!started) return; // already finished: a duplicate or late delivery
+  if (!started) return "finished"; // already finished: a duplicate or late delivery
   const { job, inputs } = started;
+  ctx.logger.info({ jobId, operation: job.operation, attempt: job.attempts }, "job started");
   const workDir = await mkdtemp(join(tmpdir(), "octavo-job-"));
   try {
     const local: { path: string; name: string }[] = [];
@@ -81,7 +82,7 @@ export async function runJob(
           "invalid_input",
           `The uploaded file ${input.name} is no longer stored; send it again.`,
         );
-        return;
+        return "finished";
       }
       local.push({ path, name: input.name });
     }
@@ -101,10 +102,8 @@ export async function runJob(
       },
     );
 
-    if (signal?.aborted) {
-      // Worker shutdown: hand the job back untouched; the queue delivers it again.
-      throw new Error("the worker is shutting down; the job will run again");
-    }
+    // Worker shutdown: the engines were stopped; the job goes back to the queue untouched.
+    if (signal?.aborted) return "handed-back";
     if (result.type === "done") {
       const stored: StoredFile[] = [];
       for (const [position, output] of result.outputs.entries()) {
@@ -138,6 +137,7 @@ export async function runJob(
       );
     }
     await deleteInputs(ctx, inputs);
+    return "finished";
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

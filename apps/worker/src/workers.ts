@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { OperationId } from "@octavo/contracts";
 import { createRedis, type JobMessage, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from "@octavo/queue";
-import { type Job, Worker } from "bullmq";
+import { type Job, WaitingError, Worker } from "bullmq";
 import pLimit from "p-limit";
 import type { WorkerContext } from "./context.js";
 import { runJanitor } from "./janitor.js";
@@ -28,16 +28,23 @@ const JANITOR_EVERY_MS = 60_000;
  */
 export type QueueName = OperationId | typeof WEBHOOK_QUEUE;
 
+/** A queue this process consumes, and how many of its jobs it takes at once (default: the process's). */
+export interface QueueSpec {
+  name: QueueName;
+  concurrency?: number;
+}
+
 export async function startWorkers(
   ctx: WorkerContext,
-  queues: readonly QueueName[],
+  queueSpecs: readonly (QueueSpec | QueueName)[],
 ): Promise<RunningWorkers> {
+  const specs = queueSpecs.map((spec) => (typeof spec === "string" ? { name: spec } : spec));
   const connection = createRedis(ctx.redisUrl, "worker");
   const shutdown = new AbortController();
   const lockDuration = ctx.config.jobLockSeconds * 1000;
   const workers: Worker[] = [];
-  // Concurrency is per process across all its queues: each queue may take that many jobs, and the
-  // engines run at most that many at once (the process's CPU share).
+  // Concurrency is per process across all its queues: each queue may take that many jobs (or its own
+  // `name=N`), and the engines run at most that many at once (the process's CPU share).
   const engineSlots = pLimit(ctx.config.workerConcurrency);
   // The sandbox's V8 heap cap; native engine processes get their own limits from the engines' run().
   const pool = new SandboxPool(2048);
@@ -67,25 +74,38 @@ export async function startWorkers(
     }
   };
 
-  for (const queue of queues.filter((name) => name !== WEBHOOK_QUEUE)) {
-    const worker = new Worker<JobMessage>(
-      queue,
-      (job) => engineSlots(() => runJob(ctx, job.data.jobId, { runners, signal: shutdown.signal })),
-      {
-        connection,
-        prefix: ctx.config.queuePrefix,
-        concurrency: ctx.config.workerConcurrency,
-        lockDuration,
-        stalledInterval: lockDuration,
-        maxStalledCount: 2,
-      },
-    );
+  // On shutdown past the grace period, a running job goes back to the queue's wait list untouched
+  // (not failed, no attempt used up), so another worker runs it at once.
+  const handBack = async (job: Job<JobMessage>, token: string | undefined): Promise<never> => {
+    await job.moveToWait(token);
+    ctx.logger.warn({ jobId: job.data.jobId, queue: job.queueName }, "job handed back on shutdown");
+    throw new WaitingError();
+  };
+  const processJob = async (job: Job<JobMessage>, token?: string) => {
+    if (shutdown.signal.aborted) return handBack(job, token);
+    await engineSlots(async () => {
+      if (shutdown.signal.aborted) return handBack(job, token);
+      const outcome = await runJob(ctx, job.data.jobId, { runners, signal: shutdown.signal });
+      if (outcome === "handed-back") return handBack(job, token);
+    });
+  };
+
+  for (const { name: queue, concurrency } of specs.filter((spec) => spec.name !== WEBHOOK_QUEUE)) {
+    const worker = new Worker<JobMessage>(queue, processJob, {
+      connection,
+      prefix: ctx.config.queuePrefix,
+      concurrency: concurrency ?? ctx.config.workerConcurrency,
+      lockDuration,
+      stalledInterval: lockDuration,
+      maxStalledCount: 2,
+    });
     worker.on("failed", onFailed);
     worker.on("error", (error) => ctx.logger.error({ err: error, queue }, "worker error"));
     workers.push(worker);
   }
 
-  if (queues.includes(WEBHOOK_QUEUE)) {
+  const webhookSpec = specs.find((spec) => spec.name === WEBHOOK_QUEUE);
+  if (webhookSpec) {
     // Deliveries are light network calls: more of them run at once than engine jobs.
     const webhooks = new Worker<JobMessage>(
       WEBHOOK_QUEUE,
@@ -99,7 +119,7 @@ export async function startWorkers(
       {
         connection,
         prefix: ctx.config.queuePrefix,
-        concurrency: 10,
+        concurrency: webhookSpec.concurrency ?? 10,
         settings: { backoffStrategy: webhookBackoff },
       },
     );
@@ -119,12 +139,12 @@ export async function startWorkers(
   workers.push(maintenance);
   await ctx.producer.scheduleRepeating(MAINTENANCE_QUEUE, "janitor", JANITOR_EVERY_MS);
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
-  ctx.logger.info({ queues, concurrency: ctx.config.workerConcurrency }, "workers started");
+  ctx.logger.info({ queues: specs, concurrency: ctx.config.workerConcurrency }, "workers started");
 
   let running = true;
   return {
     isRunning: () => running && workers.every((worker) => worker.isRunning()),
-    async close(deadlineMs = 25_000) {
+    async close(deadlineMs = ctx.config.shutdownGraceSeconds * 1000) {
       running = false;
       const graceful = Promise.all(workers.map((worker) => worker.close()));
       const timer = setTimeout(() => shutdown.abort(), deadlineMs);

@@ -13,13 +13,25 @@ export interface Config {
   databaseUrl: string;
   /** Undefined: octavo starts and supervises its own redis-server in the data dir. */
   redisUrl: string | undefined;
-  /** `file://<dir>` (S3 arrives with the scale-out work). */
+  /** `file://<dir>`, or `s3://bucket/prefix` for a fleet. */
   storageUrl: string;
+  /** How an `s3://` store is reached; the credentials come from the AWS SDK's own provider chain. */
+  s3: { endpointUrl?: string; region?: string; forcePathStyle: boolean };
+  /**
+   * `api`: download links are the API's signed `/v1/files/` URLs. `presigned`: presigned S3 GET URLs,
+   * so downloads bypass the API nodes (needs an `s3://` store).
+   */
+  downloadLinks: "api" | "presigned";
   secretKey: string;
   workerConcurrency: number;
   jobTimeoutSeconds: number;
   linkTtlSeconds: number;
   resultTtlSeconds: number;
+  /**
+   * On SIGTERM a worker stops taking jobs and lets the running ones finish for this long; then it
+   * stops their engines and hands them back to the queue (keep it below the orchestrator's kill delay).
+   */
+  shutdownGraceSeconds: number;
   /** How soon a job whose worker died is handed to another worker. */
   jobLockSeconds: number;
   /** Namespaces the BullMQ keys, so several installations (or test runs) can share one Redis. */
@@ -31,6 +43,8 @@ export interface Config {
   /** Per-URL download deadline for URL inputs. */
   urlTimeoutSeconds: number;
   logLevel: "debug" | "info" | "warn" | "error";
+  /** Where an `octavo worker` process answers /healthz and /readyz; undefined: no HTTP server. */
+  healthPort: number | undefined;
 }
 
 export class ConfigError extends Error {
@@ -92,9 +106,43 @@ function readDatabaseUrl(env: Env, dataDir: string): string {
 }
 
 function readStorageUrl(env: Env, dataDir: string): string {
-  const raw = readUrl(env, "OCTAVO_STORAGE_URL", ["file:"]);
+  const raw = readUrl(env, "OCTAVO_STORAGE_URL", ["file:", "s3:"]);
   if (raw === undefined) return pathToFileURL(join(dataDir, "storage")).href;
+  if (raw.startsWith("s3:") && new URL(raw).hostname === "")
+    throw new ConfigError("OCTAVO_STORAGE_URL", "s3:// needs a bucket, e.g. s3://octavo-files/prod");
   return raw;
+}
+
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (raw === "true" || raw === "1") return true;
+  if (raw === "false" || raw === "0") return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function readChoice<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!(choices as readonly string[]).includes(raw))
+    throw new ConfigError(name, `must be one of ${choices.join(", ")}, got "${raw}"`);
+  return raw as T;
+}
+
+function readS3(env: Env, storageUrl: string): Pick<Config, "s3" | "downloadLinks"> {
+  const endpointUrl = readUrl(env, "OCTAVO_S3_ENDPOINT_URL", ["http:", "https:"]);
+  const region = env.OCTAVO_S3_REGION || undefined;
+  const downloadLinks = readChoice(env, "OCTAVO_DOWNLOAD_LINKS", ["api", "presigned"] as const, "api");
+  if (downloadLinks === "presigned" && !storageUrl.startsWith("s3:"))
+    throw new ConfigError("OCTAVO_DOWNLOAD_LINKS", "presigned links need OCTAVO_STORAGE_URL=s3://…");
+  return {
+    s3: {
+      ...(endpointUrl ? { endpointUrl } : {}),
+      ...(region ? { region } : {}),
+      forcePathStyle: readBoolean(env, "OCTAVO_S3_FORCE_PATH_STYLE", false),
+    },
+    downloadLinks,
+  };
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -114,6 +162,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     throw new ConfigError("OCTAVO_QUEUE_PREFIX", "must be 1-40 letters, digits, _ or -");
   }
   const secretKey = env.OCTAVO_SECRET_KEY || ensureSecretKey(dataDir);
+  const storageUrl = readStorageUrl(env, dataDir);
+  const healthPort = env.OCTAVO_HEALTH_PORT ? readInteger(env, "OCTAVO_HEALTH_PORT", 0, 0, 65535) : undefined;
   if (secretKey.length < 32) throw new ConfigError("OCTAVO_SECRET_KEY", "must be at least 32 characters");
 
   return {
@@ -123,18 +173,21 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicUrl,
     databaseUrl: readDatabaseUrl(env, dataDir),
     redisUrl: readUrl(env, "OCTAVO_REDIS_URL", ["redis:", "rediss:", "unix:"]),
-    storageUrl: readStorageUrl(env, dataDir),
+    storageUrl,
+    ...readS3(env, storageUrl),
     secretKey,
     workerConcurrency: readInteger(env, "OCTAVO_WORKER_CONCURRENCY", availableParallelism(), 1, 256),
     jobTimeoutSeconds: readInteger(env, "OCTAVO_JOB_TIMEOUT_SECONDS", 300, 1, 86_400),
     linkTtlSeconds: readInteger(env, "OCTAVO_LINK_TTL_SECONDS", 900, 1, 604_800),
     resultTtlSeconds: readInteger(env, "OCTAVO_RESULT_TTL_SECONDS", 3600, 1, 2_592_000),
     jobLockSeconds: readInteger(env, "OCTAVO_JOB_LOCK_SECONDS", 30, 2, 3600),
+    shutdownGraceSeconds: readInteger(env, "OCTAVO_SHUTDOWN_GRACE_SECONDS", 25, 0, 86_400),
     queuePrefix,
     queueMaxWaiting: readInteger(env, "OCTAVO_QUEUE_MAX_WAITING", 10_000, 1, 10_000_000),
     urlAllowlist: env.OCTAVO_URL_ALLOWLIST ?? "",
     urlTimeoutSeconds: readInteger(env, "OCTAVO_URL_TIMEOUT_SECONDS", 30, 1, 600),
     logLevel: logLevel as Config["logLevel"],
+    healthPort,
   };
 }
 
@@ -148,12 +201,18 @@ export function unknownSettings(env: Env = process.env): string[] {
     "OCTAVO_DATABASE_URL",
     "OCTAVO_REDIS_URL",
     "OCTAVO_STORAGE_URL",
+    "OCTAVO_S3_ENDPOINT_URL",
+    "OCTAVO_S3_REGION",
+    "OCTAVO_S3_FORCE_PATH_STYLE",
+    "OCTAVO_DOWNLOAD_LINKS",
+    "OCTAVO_HEALTH_PORT",
     "OCTAVO_SECRET_KEY",
     "OCTAVO_WORKER_CONCURRENCY",
     "OCTAVO_JOB_TIMEOUT_SECONDS",
     "OCTAVO_LINK_TTL_SECONDS",
     "OCTAVO_RESULT_TTL_SECONDS",
     "OCTAVO_JOB_LOCK_SECONDS",
+    "OCTAVO_SHUTDOWN_GRACE_SECONDS",
     "OCTAVO_QUEUE_PREFIX",
     "OCTAVO_QUEUE_MAX_WAITING",
     "OCTAVO_URL_ALLOWLIST",

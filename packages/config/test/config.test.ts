@@ -40,6 +40,44 @@ describe("loadConfig", () => {
     expect(attempt({ OCTAVO_LOG_LEVEL: "loud" })).toThrow(/OCTAVO_LOG_LEVEL/);
   });
 
+  it("reads the fleet's S3 storage, download-link and health-port settings", () => {
+    const dir = dataDir();
+    expect(loadConfig({ OCTAVO_DATA_DIR: dir })).toMatchObject({
+      s3: { forcePathStyle: false },
+      downloadLinks: "api",
+      healthPort: undefined,
+    });
+    const fleet = loadConfig({
+      OCTAVO_DATA_DIR: dir,
+      OCTAVO_STORAGE_URL: "s3://octavo-files/prod",
+      OCTAVO_S3_ENDPOINT_URL: "http://minio:9000",
+      OCTAVO_S3_REGION: "eu-west-1",
+      OCTAVO_S3_FORCE_PATH_STYLE: "true",
+      OCTAVO_DOWNLOAD_LINKS: "presigned",
+      OCTAVO_HEALTH_PORT: "8081",
+    });
+    expect(fleet).toMatchObject({
+      storageUrl: "s3://octavo-files/prod",
+      s3: { endpointUrl: "http://minio:9000", region: "eu-west-1", forcePathStyle: true },
+      downloadLinks: "presigned",
+      healthPort: 8081,
+    });
+    const attempt = (env: Record<string, string>) => () => loadConfig({ OCTAVO_DATA_DIR: dir, ...env });
+    expect(attempt({ OCTAVO_STORAGE_URL: "s3:///prefix" })).toThrow(
+      /OCTAVO_STORAGE_URL: s3:\/\/ needs a bucket/,
+    );
+    expect(attempt({ OCTAVO_STORAGE_URL: "gs://bucket" })).toThrow(
+      /OCTAVO_STORAGE_URL: must start with file:/,
+    );
+    expect(attempt({ OCTAVO_S3_FORCE_PATH_STYLE: "yes" })).toThrow(
+      /OCTAVO_S3_FORCE_PATH_STYLE: must be true or false/,
+    );
+    expect(attempt({ OCTAVO_DOWNLOAD_LINKS: "presigned" })).toThrow(
+      /OCTAVO_DOWNLOAD_LINKS: presigned links need/,
+    );
+    expect(attempt({ OCTAVO_HEALTH_PORT: "http" })).toThrow(/OCTAVO_HEALTH_PORT/);
+  });
+
   it("never prints a password from a connection URL", () => {
     expect(redactUrl("postgres://octavo:hunter2@db:5432/octavo")).toBe(
       "postgres://octavo:***@db:5432/octavo",

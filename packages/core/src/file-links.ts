@@ -1,4 +1,6 @@
 import { createHmac } from "node:crypto";
+import type { JobFileRow } from "@octavo/db";
+import type { DownloadLink, DownloadLinks } from "./download-links.js";
 import { deriveKey, safeEqualHex } from "./secrets.js";
 
 /**
@@ -6,7 +8,7 @@ import { deriveKey, safeEqualHex } from "./secrets.js";
  * id and the expiry. They need no API key, so they can be handed to a browser, and they cannot be
  * extended or pointed at another file without the server's secret.
  */
-export class FileLinkSigner {
+export class FileLinkSigner implements DownloadLinks {
   private readonly key: Buffer;
 
   constructor(
@@ -31,6 +33,10 @@ export class FileLinkSigner {
       url: `${this.publicUrl}/v1/files/${fileId}/${encodeURIComponent(name)}?${query}`,
       expiresAt: new Date(expires * 1000).toISOString(),
     };
+  }
+
+  link(file: JobFileRow, now: Date): Promise<DownloadLink> {
+    return Promise.resolve(this.sign(file.id, file.name, now));
   }
 
   verify(

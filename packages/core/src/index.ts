@@ -6,6 +6,12 @@ export {
   type CreatedAccount,
   isPlanId,
 } from "./accounts.js";
+export {
+  type DownloadLink,
+  type DownloadLinks,
+  PresignedDownloadLinks,
+  type PresignGet,
+} from "./download-links.js";
 export { FileLinkSigner } from "./file-links.js";
 export { IDEMPOTENCY_RETENTION_MS, type IdempotencyOutcome, IdempotencyService } from "./idempotency.js";
 export { type CompletedWork, JobService, type NewJob, QuotaExceededError, type StoredFile } from "./jobs.js";

@@ -1,9 +1,14 @@
 import type { Job, JobErrorCode, OperationId, Output } from "@octavo/contracts";
 import type { JobFileRow, JobRow } from "@octavo/db";
-import type { FileLinkSigner } from "./file-links.js";
+import type { DownloadLinks } from "./download-links.js";
 
 /** The public Job resource (GET /v1/jobs/{id} and the webhook body), built from the rows. */
-export function jobView(job: JobRow, outputs: readonly JobFileRow[], links: FileLinkSigner, now: Date): Job {
+export async function jobView(
+  job: JobRow,
+  outputs: readonly JobFileRow[],
+  links: DownloadLinks,
+  now: Date,
+): Promise<Job> {
   const view: Job = {
     id: job.id,
     status: job.status,
@@ -15,7 +20,7 @@ export function jobView(job: JobRow, outputs: readonly JobFileRow[], links: File
   if (job.started_at) view.startedAt = job.started_at;
   if (job.finished_at) view.finishedAt = job.finished_at;
   if (job.status === "done") {
-    view.outputs = outputs.map((output) => outputView(output, links, now));
+    view.outputs = await Promise.all(outputs.map((output) => outputView(output, links, now)));
     if (job.warnings) view.warnings = JSON.parse(job.warnings) as string[];
     if (job.report && job.operation === "compress")
       view.compression = JSON.parse(job.report) as NonNullable<Job["compression"]>;
@@ -27,9 +32,9 @@ export function jobView(job: JobRow, outputs: readonly JobFileRow[], links: File
   return view;
 }
 
-function outputView(output: JobFileRow, links: FileLinkSigner, now: Date): Output {
+async function outputView(output: JobFileRow, links: DownloadLinks, now: Date): Promise<Output> {
   const base = { name: output.name, size: output.size, contentType: output.content_type };
   if (output.deleted_at) return { ...base, expired: true };
-  const link = links.sign(output.id, output.name, now);
+  const link = await links.link(output, now);
   return { ...base, url: link.url, urlExpiresAt: link.expiresAt, expired: false };
 }

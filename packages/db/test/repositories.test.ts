@@ -6,6 +6,7 @@ import {
   createDatabase,
   type DatabaseHandle,
   deleteIdempotencyKeysBefore,
+  deleteWebhookDeliveriesFinishedBefore,
   findApiKeyByHash,
   findIdempotencyKey,
   findJob,
@@ -14,11 +15,13 @@ import {
   insertApiKey,
   insertJob,
   insertLedgerEntry,
+  insertWebhookDelivery,
   ledgerTotals,
   listJobFiles,
   markJobActive,
   migrateToLatest,
   pingDatabase,
+  recordWebhookAttempt,
   reservedCredits,
   revokeApiKey,
 } from "../src/index.js";
@@ -187,5 +190,39 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
     });
     expect(await deleteIdempotencyKeysBefore(handle.db, "2026-11-24T00:00:00.000Z")).toBe(1);
     expect(await findIdempotencyKey(handle.db, "a1", "key-1")).toBeUndefined();
+  });
+
+  it("deletes ended webhook deliveries before a date, with their attempts, and keeps pending ones", async () => {
+    const delivery = (id: string) => ({
+      id,
+      job_id: "j1",
+      account_id: "a1",
+      url: "https://example.com/hook",
+      status: "pending" as const,
+      created_at: now,
+    });
+    for (const id of ["d-old", "d-new", "d-pending"]) await insertWebhookDelivery(handle.db, delivery(id));
+    const attempt = (deliveryId: string, finishedAt: string) =>
+      recordWebhookAttempt(
+        handle.db,
+        {
+          id: `${deliveryId}-1`,
+          delivery_id: deliveryId,
+          attempt: 1,
+          started_at: now,
+          status_code: 204,
+          duration_ms: 5,
+        },
+        { status: "delivered", finishedAt },
+      );
+    await attempt("d-old", "2026-10-01T00:00:00.000Z");
+    await attempt("d-new", "2026-11-20T00:00:00.000Z");
+
+    expect(await deleteWebhookDeliveriesFinishedBefore(handle.db, "2026-10-24T00:00:00.000Z", 100)).toBe(1);
+    const left = await handle.db.selectFrom("webhook_deliveries").select("id").orderBy("id").execute();
+    expect(left.map((row) => row.id)).toEqual(["d-new", "d-pending"]);
+    const attempts = await handle.db.selectFrom("webhook_attempts").select("delivery_id").execute();
+    expect(attempts.map((row) => row.delivery_id)).toEqual(["d-new"]);
+    expect(await deleteWebhookDeliveriesFinishedBefore(handle.db, "2026-10-24T00:00:00.000Z", 100)).toBe(0);
   });
 });

@@ -18,6 +18,20 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Throws when the store cannot be read and written (readiness probe). */
   check(): Promise<void>;
+  /**
+   * A URL from which anyone holding it can download the object straight from the store until it
+   * expires, so the bytes need not pass through octavo. Only stores that serve HTTP themselves (S3)
+   * have it: check `store.presignGet` before calling.
+   */
+  presignGet?(key: string, options: PresignGetOptions): Promise<string>;
+}
+
+export interface PresignGetOptions {
+  expiresInSeconds: number;
+  /** The name the browser saves the file as; any Unicode (sent as an RFC 6266 Content-Disposition). */
+  downloadName: string;
+  /** The Content-Type the download is served with. */
+  contentType: string;
 }
 
 export class BlobNotFoundError extends Error {

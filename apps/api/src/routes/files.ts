@@ -1,14 +1,9 @@
 import { pipeline } from "node:stream/promises";
 import { ApiError } from "@octavo/contracts";
 import { findJobFile } from "@octavo/db";
+import { create as contentDisposition } from "content-disposition";
 import { Router } from "express";
 import type { ApiContext } from "../context.js";
-
-/** RFC 6266 filename with an ASCII fallback and the exact UTF-8 name. */
-function contentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
 
 /** Signed download links: no API key, an HMAC and an expiry instead (see FileLinkSigner). */
 export function filesRouter(ctx: ApiContext): Router {

@@ -1,37 +1,44 @@
-import { Router } from "express";
-import type { ApiContext } from "../context.js";
+import express, { type Express, Router } from "express";
+import type { ReadinessCheck } from "../context.js";
+import { requestId } from "../middleware/request-id.js";
 
-export function healthRouter(ctx: ApiContext): Router {
+const CHECK_DEADLINE_MS = 3_000;
+
+async function runCheck({ name, check }: ReadinessCheck): Promise<{ name: string; problem?: string }> {
+  try {
+    await Promise.race([
+      check(),
+      new Promise((_resolve, reject) =>
+        setTimeout(() => reject(new Error("no answer within 3 s")), CHECK_DEADLINE_MS).unref(),
+      ),
+    ]);
+    return { name };
+  } catch (error) {
+    return { name, problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export interface HealthProbes {
+  readinessChecks: readonly ReadinessCheck[];
+  /** Liveness beyond "the process answers", e.g. a worker whose queue consumers all stopped. */
+  isAlive?: () => boolean;
+}
+
+export function healthRouter({ readinessChecks, isAlive = () => true }: HealthProbes): Router {
   const router = Router();
   // Liveness: the process answers. Nothing external is checked, so a database outage does not
-  // make an orchestrator restart every API node.
+  // make an orchestrator restart every node.
   router.get("/healthz", (_req, res) => {
-    res.json({ status: "ok" });
+    if (isAlive()) res.json({ status: "ok" });
+    else res.status(503).json({ error: "unavailable", message: "The process stopped working; restart it." });
   });
-  // Readiness: every dependency answers within a deadline.
+  // Readiness: every required dependency answers within a deadline. Advisory checks are reported
+  // but do not fail it: a worker class scaled to zero must not take every API node out of rotation.
   router.get("/readyz", async (_req, res) => {
-    const results = await Promise.all(
-      ctx.readinessChecks.map(async ({ name, check }) => {
-        try {
-          await Promise.race([
-            check(),
-            new Promise((_resolve, reject) =>
-              setTimeout(() => reject(new Error("no answer within 3 s")), 3_000).unref(),
-            ),
-          ]);
-          return { name, ok: true as const };
-        } catch (error) {
-          return {
-            name,
-            ok: false as const,
-            problem: error instanceof Error ? error.message : String(error),
-          };
-        }
-      }),
-    );
-    const ready = results.every((result) => result.ok);
-    const checks = Object.fromEntries(
-      results.map((result) => [result.name, result.ok ? "ok" : result.problem]),
+    const results = await Promise.all(readinessChecks.map(runCheck));
+    const checks = Object.fromEntries(results.map((result) => [result.name, result.problem ?? "ok"]));
+    const ready = results.every(
+      (result, index) => result.problem === undefined || readinessChecks[index]?.advisory,
     );
     if (ready) {
       res.json({ status: "ready", checks });
@@ -42,4 +49,13 @@ export function healthRouter(ctx: ApiContext): Router {
     }
   });
   return router;
+}
+
+/** /healthz and /readyz alone, for processes without the API (`octavo worker` with OCTAVO_HEALTH_PORT). */
+export function createHealthApp(probes: HealthProbes): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(requestId);
+  app.use(healthRouter(probes));
+  return app;
 }

@@ -49,7 +49,7 @@ export function jobsRouter(ctx: ApiContext): Router {
     }
     const outputs = job.status === "done" ? await ctx.jobs.files(job.id, "output") : [];
     if (!finished(job)) res.setHeader("Retry-After", "1");
-    res.json(jobView(job, outputs, ctx.links, new Date()));
+    res.json(await jobView(job, outputs, ctx.downloadLinks, new Date()));
   });
   return router;
 }

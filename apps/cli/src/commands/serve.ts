@@ -1,10 +1,24 @@
-import type { Server } from "node:http";
-import { type ApiContext, createApp, createOutbound, PlanRateLimiter } from "@octavo/api";
+import { createServer, type RequestListener, type Server } from "node:http";
+import {
+  type ApiContext,
+  createApp,
+  createHealthApp,
+  createOutbound,
+  PlanRateLimiter,
+  type ReadinessCheck,
+} from "@octavo/api";
 import { type OperationId, operations } from "@octavo/contracts";
 import { pingDatabase } from "@octavo/db";
 import { availableOperations } from "@octavo/engines";
 import { pingRedis, WEBHOOK_QUEUE } from "@octavo/queue";
-import { type QueueName, type RunningWorkers, startWorkers, toolOperationsInstalled } from "@octavo/worker";
+import {
+  type QueueName,
+  type QueueSpec,
+  type RunningWorkers,
+  startWorkers,
+  toolOperationsInstalled,
+} from "@octavo/worker";
+import { UsageError } from "../output.js";
 import type { QueueRuntime } from "../runtime.js";
 
 export interface Serving {
@@ -15,76 +29,123 @@ export interface Serving {
   close(): Promise<void>;
 }
 
+/** The operations whose engines are installed on this machine. */
 function implementedQueues(): OperationId[] {
   const implemented = new Set<string>([...availableOperations, ...toolOperationsInstalled()]);
   return operations.map((operation) => operation.id).filter((id) => implemented.has(id));
 }
 
-/** Queue names a worker may be given: the operations with engines, and the webhook deliveries. */
-export function resolveQueues(requested: string | undefined): QueueName[] {
+/**
+ * What the API offers. With its own workers (`octavo start`), the operations this machine has engines
+ * for; an API-only node (`octavo api`) has no engines and offers every operation, which waits in its
+ * queue for the fleet's workers (readiness names the queues nobody consumes).
+ */
+function offeredOperations(withWorkers: boolean): OperationId[] {
+  return withWorkers ? implementedQueues() : operations.map((operation) => operation.id);
+}
+
+/**
+ * The queues a worker is given: `merge,split` or `ocr=1,compress=2` (a queue's own concurrency),
+ * from the operations with engines and the webhook deliveries. Default: all, at the process's
+ * concurrency. A queue may not take more jobs at once than the process runs (OCTAVO_WORKER_CONCURRENCY).
+ */
+export function resolveQueues(requested: string | undefined, processConcurrency: number): QueueSpec[] {
   const implemented: QueueName[] = [...implementedQueues(), WEBHOOK_QUEUE];
-  if (requested === undefined || requested === "" || requested === "all") return implemented;
-  const names = requested.split(",").map((name) => name.trim());
-  const unknown = names.filter((name) => !implemented.includes(name as QueueName));
+  if (requested === undefined || requested === "" || requested === "all")
+    return implemented.map((name) => ({ name }));
+  const specs = requested.split(",").map((entry) => {
+    const [name = "", count] = entry.trim().split("=");
+    if (count === undefined) return { name: name as QueueName };
+    const concurrency = Number(count);
+    if (!/^\d+$/.test(count) || concurrency < 1)
+      throw new UsageError(`--queues ${entry.trim()}: the concurrency after "=" must be a whole number ≥ 1`);
+    if (name !== WEBHOOK_QUEUE && concurrency > processConcurrency)
+      throw new UsageError(
+        `--queues ${entry.trim()}: above OCTAVO_WORKER_CONCURRENCY (${processConcurrency}), ` +
+          "which caps the jobs a process runs at once; raise it or lower the queue's",
+      );
+    return { name: name as QueueName, concurrency };
+  });
+  const unknown = specs.filter((spec) => !implemented.includes(spec.name)).map((spec) => spec.name);
   if (unknown.length > 0) {
-    throw new Error(
+    throw new UsageError(
       `unknown or unavailable queue ${unknown.join(", ")}; available: ${implemented.join(", ")}`,
     );
   }
-  return names as QueueName[];
+  return specs;
 }
 
-function listen(app: ReturnType<typeof createApp>, host: string, port: number): Promise<Server> {
+function listen(app: RequestListener, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
+    const server = createServer(app);
+    server.once("error", reject);
+    server.listen(port, host, () => resolve(server));
   });
+}
+
+function addressOf(server: Server, host: string): string | undefined {
+  const bound = server.address();
+  return typeof bound === "object" && bound ? `http://${host}:${bound.port}` : undefined;
+}
+
+/** What /readyz checks on every role: the shared services. */
+function serviceChecks(runtime: QueueRuntime): ReadinessCheck[] {
+  return [
+    { name: "database", check: () => pingDatabase(runtime.database) },
+    {
+      name: "redis",
+      check: async () => {
+        if (!(await pingRedis(runtime.redisUrl))) throw new Error("Redis does not answer");
+      },
+    },
+    { name: "storage", check: () => runtime.store.check() },
+  ];
+}
+
+/** The API's advisory check: the offered operations' queues (and the webhooks') that nobody consumes. */
+function consumersCheck(runtime: QueueRuntime, offered: readonly OperationId[]): ReadinessCheck {
+  return {
+    name: "workers",
+    advisory: true,
+    check: async () => {
+      const consumed = [...offered, WEBHOOK_QUEUE];
+      const counts = await Promise.all(consumed.map((queue) => runtime.producer.workerCount(queue)));
+      const idle = consumed.filter((_queue, index) => (counts[index] ?? 0) === 0);
+      if (idle.length > 0) throw new Error(`no worker consumes ${idle.join(", ")}`);
+    },
+  };
 }
 
 /**
  * Starts the API and/or the workers of one process on an open runtime. `octavo start` runs both,
- * `octavo api` and `octavo worker` one each; they share the same code.
+ * `octavo api` and `octavo worker` one each; they share the same code. A worker without the API
+ * answers the probes on OCTAVO_HEALTH_PORT when it is set.
  */
 export async function serve(
   runtime: QueueRuntime,
-  roles: { api: boolean; queues: QueueName[] | undefined },
+  roles: { api: boolean; queues: QueueSpec[] | undefined },
 ): Promise<Serving> {
+  const { config } = runtime;
   const workers = roles.queues ? await startWorkers({ ...runtime }, roles.queues) : undefined;
   let server: Server | undefined;
   let address: string | undefined;
   if (roles.api) {
-    const queues = implementedQueues();
+    const offered = offeredOperations(workers !== undefined);
     const ctx: ApiContext = {
       ...runtime,
-      availableOperations: new Set(queues),
-      rateLimiter: new PlanRateLimiter(runtime.producerConnection, runtime.config.queuePrefix),
-      outbound: createOutbound({
-        allowlist: runtime.allowlist,
-        timeoutMs: runtime.config.urlTimeoutSeconds * 1000,
-      }),
-      readinessChecks: [
-        { name: "database", check: () => pingDatabase(runtime.database) },
-        {
-          name: "redis",
-          check: async () => {
-            if (!(await pingRedis(runtime.redisUrl))) throw new Error("Redis does not answer");
-          },
-        },
-        { name: "storage", check: () => runtime.store.check() },
-        {
-          name: "workers",
-          check: async () => {
-            const consumed = [...queues, WEBHOOK_QUEUE];
-            const counts = await Promise.all(consumed.map((queue) => runtime.producer.workerCount(queue)));
-            const idle = consumed.filter((_queue, index) => (counts[index] ?? 0) === 0);
-            if (idle.length > 0) throw new Error(`no worker consumes ${idle.join(", ")}`);
-          },
-        },
-      ],
+      availableOperations: new Set(offered),
+      rateLimiter: new PlanRateLimiter(runtime.producerConnection, config.queuePrefix),
+      outbound: createOutbound({ allowlist: runtime.allowlist, timeoutMs: config.urlTimeoutSeconds * 1000 }),
+      readinessChecks: [...serviceChecks(runtime), consumersCheck(runtime, offered)],
     };
-    server = await listen(createApp(ctx), runtime.config.host, runtime.config.port);
-    const bound = server.address();
-    address = typeof bound === "object" && bound ? `http://${runtime.config.host}:${bound.port}` : undefined;
+    server = await listen(createApp(ctx), config.host, config.port);
+    address = addressOf(server, config.host);
     runtime.logger.info({ address }, "API listening");
+  } else if (workers && config.healthPort !== undefined) {
+    const probes = { readinessChecks: serviceChecks(runtime), isAlive: () => workers.isRunning() };
+    server = await listen(createHealthApp(probes), config.host, config.healthPort);
+    address = addressOf(server, config.host);
+    runtime.logger.info({ address }, "worker probes listening");
   }
   return {
     server,

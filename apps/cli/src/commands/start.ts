@@ -47,7 +47,7 @@ export async function runServer(
   try {
     serving = await serve(runtime, {
       api: roles.api,
-      queues: roles.workers ? resolveQueues(roles.queues) : undefined,
+      queues: roles.workers ? resolveQueues(roles.queues, config.workerConcurrency) : undefined,
     });
   } catch (error) {
     await runtime.close();

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { corpusPath } from "@octavo/testing";
+import { runJanitor } from "@octavo/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, type JobBody } from "../support/client.js";
 import { waitFor } from "../support/processes.js";
@@ -155,6 +156,23 @@ describe("webhooks", () => {
       .executeTakeFirstOrThrow();
     expect(flakyDelivery).toMatchObject({ status: "delivered", attempts: 2, last_status_code: 204 });
     expect(deliveriesTo("/down")).toHaveLength(4);
+
+    // The records are kept 30 days, then the cluster's janitor deletes them with their attempts.
+    const ended = [downDelivery.id, flakyDelivery.id];
+    const kept = async () =>
+      (await db.selectFrom("webhook_deliveries").select("id").where("id", "in", ended).execute()).length;
+    await runJanitor({ ...stack.runtime }, new Date(Date.now() + 29 * 86_400_000));
+    expect(await kept()).toBe(2);
+    expect(
+      (await runJanitor({ ...stack.runtime }, new Date(Date.now() + 31 * 86_400_000))).deliveries,
+    ).toBeGreaterThanOrEqual(2);
+    expect(await kept()).toBe(0);
+    const orphans = await db
+      .selectFrom("webhook_attempts")
+      .select("id")
+      .where("delivery_id", "in", ended)
+      .execute();
+    expect(orphans).toHaveLength(0);
   }, 120_000);
 
   it("signs with both secrets for 24 hours after a rotation", async () => {

@@ -42,6 +42,19 @@ export function processesMatching(fragment: string): number[] {
   return pids;
 }
 
+/** Pids of live child processes of `parent` whose command line contains `fragment`. */
+export function childrenMatching(parent: number, fragment: string): number[] {
+  return processesMatching(fragment).filter((pid) => {
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces, so split after ")".
+      const ppid = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ")[1];
+      return Number(ppid) === parent;
+    } catch {
+      return false; // exited while reading
+    }
+  });
+}
+
 export async function waitFor<T>(
   what: string,
   probe: () => Promise<T | undefined> | T | undefined,

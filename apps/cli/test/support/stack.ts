@@ -59,7 +59,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   try {
     serving = await serve(runtime, {
       api: options.api ?? true,
-      queues: (options.workers ?? true) ? resolveQueues(undefined) : undefined,
+      queues: (options.workers ?? true) ? resolveQueues(undefined, config.workerConcurrency) : undefined,
     });
   } catch (error) {
     await runtime.close();

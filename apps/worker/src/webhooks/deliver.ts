@@ -27,7 +27,7 @@ export async function deliverWebhook(
   if (!job) return;
   const now = new Date();
   const outputs = job.status === "done" ? await listJobFiles(db, job.id, "output") : [];
-  const body = JSON.stringify(jobView(job, outputs, ctx.links, now));
+  const body = JSON.stringify(await jobView(job, outputs, ctx.downloadLinks, now));
   const secrets = await ctx.accounts.signingSecrets(job.account_id, now);
   const headers = {
     "content-type": "application/json",

@@ -64,3 +64,26 @@ export function findUnfinishedWebhookDeliveries(
     .limit(limit)
     .execute();
 }
+
+/** Deletes up to `limit` deliveries that ended before `finishedBefore`, with their attempts. */
+export async function deleteWebhookDeliveriesFinishedBefore(
+  db: Db,
+  finishedBefore: string,
+  limit: number,
+): Promise<number> {
+  const ids = (
+    await db
+      .selectFrom("webhook_deliveries")
+      .select("id")
+      .where("status", "!=", "pending")
+      .where("finished_at", "<", finishedBefore)
+      .limit(limit)
+      .execute()
+  ).map((row) => row.id);
+  if (ids.length === 0) return 0;
+  return db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("webhook_attempts").where("delivery_id", "in", ids).execute();
+    const result = await trx.deleteFrom("webhook_deliveries").where("id", "in", ids).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  });
+}
