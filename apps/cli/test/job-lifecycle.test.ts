@@ -8,7 +8,7 @@ import { processesMatching } from "./support/processes.js";
 import { type Stack, startStack } from "./support/stack.js";
 
 const small = corpusPath("general/samplefiles_pdflatex-outline.pdf");
-const big = corpusPath("general/govdocs_error_set_2_064034.pdf");
+const scan = corpusPath("scanned/ocrmypdf_linn.pdf");
 
 describe("the job lifecycle", () => {
   let stack: Stack | undefined;
@@ -37,16 +37,17 @@ describe("the job lifecycle", () => {
     expect(sandboxEnv).not.toContain("OCTAVO_");
     expect(sandboxEnv).not.toContain(stack.config.secretKey);
 
-    const files = Array.from({ length: 20 }, (_, index) => ({ path: big, name: `part-${index}.pdf` }));
-    const created = await client.postFiles("/v1/merge", files);
+    // OCR of a scanned page takes about 5 s here (OCRmyPDF, Tesseract, Ghostscript): well past 2 s.
+    const created = await client.postFiles("/v1/ocr", [{ path: scan }]);
     const job = await client.waitForJob(created.body.id as string);
     expect(job).toMatchObject({ status: "failed", error: "timeout" });
     expect(job.message).toMatch(/longer than/);
-    // The sandbox that ran the job is gone; only the next spare remains.
+    // The sandbox that ran the job is gone, with the tools it started; only the next spare remains.
     const after = processesMatching("sandbox/child.js");
     expect(after).not.toContain(spare[0]);
     expect(after.length).toBeLessThanOrEqual(1);
-    // The timed-out merge is not charged (nor reserved); the rotate is, when it finished.
+    expect([...processesMatching("ocrmypdf"), ...processesMatching("tesseract")]).toEqual([]);
+    // The timed-out OCR is not charged (nor reserved); the rotate is, when it finished.
     expect((await client.get("/v1/account")).body).toMatchObject({
       creditsUsed: first.status === "done" ? 1 : 0,
       creditsReserved: 0,
