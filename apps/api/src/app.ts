@@ -20,10 +20,12 @@ export function createApp(ctx: ApiContext): Express {
   app.use(requestId);
   app.use(methodNotAllowedRouter());
 
-  // Public: probes, the API reference and the signed download links.
+  // Public: probes, the API reference, the signed download links and the dashboard.
   app.use(healthRouter(ctx));
   app.use(docsRouter(ctx));
   app.use(filesRouter(ctx));
+  // The dashboard acts through its own session cookie, never an API key.
+  if (ctx.dashboard) app.use("/dashboard", ctx.dashboard);
 
   // Everything else under /v1 needs an API key.
   app.use("/v1", authenticate(ctx), rateLimit(ctx.rateLimiter));

@@ -11,6 +11,7 @@ import type {
 import type { DatabaseHandle } from "@octavo/db";
 import type { JobProducer } from "@octavo/queue";
 import type { BlobStore } from "@octavo/storage";
+import type { RequestHandler } from "express";
 import type { PlanRateLimiter } from "./middleware/rate-limit.js";
 import type { InputSession } from "./uploads/input-session.js";
 
@@ -49,4 +50,6 @@ export interface ApiContext {
   availableOperations: ReadonlySet<OperationId>;
   /** Database, Redis, storage, and (advisory) workers; /readyz runs them all. */
   readinessChecks: readonly ReadinessCheck[];
+  /** The customer dashboard's pages, served at /dashboard on the same origin (see @octavo/dashboard). */
+  dashboard?: RequestHandler;
 }

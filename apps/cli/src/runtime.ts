@@ -1,6 +1,7 @@
 import { type Config, ConfigError, createLogger, type Logger } from "@octavo/config";
 import {
   AccountService,
+  CustomerAuth,
   type DownloadLinks,
   FileLinkSigner,
   IdempotencyService,
@@ -26,6 +27,8 @@ export interface Runtime {
   database: DatabaseHandle;
   store: BlobStore;
   accounts: AccountService;
+  /** The dashboard's customers: passwords and sessions. */
+  auth: CustomerAuth;
   jobs: JobService;
   links: FileLinkSigner;
   downloadLinks: DownloadLinks;
@@ -67,12 +70,14 @@ export async function openRuntime(config: Config, role: string): Promise<Runtime
       logger.warn({ err: error }, "an idle database connection was closed by the server"),
   });
   await migrateToLatest(database);
+  const accounts = new AccountService(database, config.secretKey);
   return {
     config,
     logger,
     database,
     store,
-    accounts: new AccountService(database, config.secretKey),
+    accounts,
+    auth: new CustomerAuth(database, accounts),
     jobs: new JobService(database),
     links,
     downloadLinks,

@@ -3,5 +3,4 @@ export { runJanitor } from "./janitor.js";
 export { killProcessTree } from "./process-tree.js";
 export { toolOperationsInstalled } from "./resident/availability.js";
 export { runJob } from "./run-job.js";
-export { WEBHOOK_RETRY_DELAYS_MS } from "./webhooks/queue-delivery.js";
 export { type QueueName, type QueueSpec, type RunningWorkers, startWorkers } from "./workers.js";

@@ -1,5 +1,6 @@
 import { IDEMPOTENCY_RETENTION_MS } from "@octavo/core";
 import {
+  deleteDashboardSessionsExpiredBefore,
   deleteIdempotencyKeysBefore,
   deleteWebhookDeliveriesFinishedBefore,
   findExpiredOutputs,
@@ -8,9 +9,9 @@ import {
   findUnfinishedWebhookDeliveries,
   markJobFilesDeleted,
 } from "@octavo/db";
-import { WEBHOOK_QUEUE } from "@octavo/queue";
+import { enqueueWebhookDelivery } from "@octavo/queue";
 import type { WorkerContext } from "./context.js";
-import { queueWebhook, WEBHOOK_JOB_OPTIONS } from "./webhooks/queue-delivery.js";
+import { queueWebhook } from "./webhooks/queue-delivery.js";
 
 const BATCH = 500;
 /** Delivery records (the dashboard's "recent deliveries") are kept 30 days, as Stripe keeps its events. */
@@ -23,7 +24,7 @@ const REENQUEUE_AFTER_MS = 60_000;
  * results past their TTL are deleted (their jobs keep their status and say the outputs expired),
  * inputs left by a crash are deleted, queued jobs that never reached the queue are re-enqueued, and
  * jobs that outlived every timeout are failed, so no job stays queued or active forever; old
- * idempotency keys and old webhook delivery records are deleted.
+ * idempotency keys, old webhook delivery records and expired dashboard sessions are deleted.
  */
 export async function runJanitor(
   ctx: WorkerContext,
@@ -60,9 +61,10 @@ export async function runJanitor(
   // Deliveries whose queue message was lost (Redis down when the job ended) are sent again; a delivery
   // still in the queue keeps its BullMQ job id, so this adds nothing twice.
   for (const delivery of await findUnfinishedWebhookDeliveries(db, iso(REENQUEUE_AFTER_MS * 2), BATCH)) {
-    await ctx.producer.enqueue(WEBHOOK_QUEUE, delivery.id, WEBHOOK_JOB_OPTIONS);
+    await enqueueWebhookDelivery(ctx.producer, delivery.id);
   }
   await deleteIdempotencyKeysBefore(db, iso(IDEMPOTENCY_RETENTION_MS));
+  await deleteDashboardSessionsExpiredBefore(db, now.toISOString());
   const deliveries = await deleteWebhookDeliveriesFinishedBefore(
     db,
     iso(WEBHOOK_DELIVERY_RETENTION_MS),

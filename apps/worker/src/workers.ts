@@ -2,7 +2,13 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { OperationId } from "@octavo/contracts";
-import { createRedis, type JobMessage, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from "@octavo/queue";
+import {
+  createRedis,
+  type JobMessage,
+  MAINTENANCE_QUEUE,
+  WEBHOOK_QUEUE,
+  webhookBackoff,
+} from "@octavo/queue";
 import { type Job, WaitingError, Worker } from "bullmq";
 import pLimit from "p-limit";
 import type { WorkerContext } from "./context.js";
@@ -11,7 +17,7 @@ import { ResidentEngines } from "./resident/resident-engines.js";
 import { runJob } from "./run-job.js";
 import { SandboxPool } from "./sandbox/sandbox-pool.js";
 import { deliverWebhook } from "./webhooks/deliver.js";
-import { queueWebhook, webhookBackoff } from "./webhooks/queue-delivery.js";
+import { queueWebhook } from "./webhooks/queue-delivery.js";
 
 export interface RunningWorkers {
   /** Stop taking jobs, let running ones finish within the deadline, then hand the rest back. */

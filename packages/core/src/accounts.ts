@@ -38,6 +38,29 @@ export interface CreatedAccount {
   webhookSecret: string;
 }
 
+export interface CreatedAccountWithoutKey {
+  accountId: string;
+  apiKey: null;
+  webhookSecret: string;
+}
+
+export interface CreateAccountOptions {
+  /** False: no API key is made (the dashboard's sign-up). Default true. */
+  withApiKey?: boolean;
+  /** The dashboard password's argon2id hash (see CustomerAuth); none by default. */
+  passwordHash?: string | null;
+}
+
+/** How every email is stored and looked up: trimmed and lower-cased. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** A plausible address (something@domain.tld, no spaces); takes a normalized one. */
+export function isEmailAddress(normalized: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(normalized);
+}
+
 export interface ApiKeySummary {
   id: string;
   prefix: string;
@@ -58,34 +81,58 @@ export class AccountService {
     private readonly secretKey: string,
   ) {}
 
-  async createAccount(email: string, plan: PlanId, now = new Date()): Promise<CreatedAccount> {
-    const normalized = email.trim().toLowerCase();
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(normalized))
-      throw new AccountError(`"${email}" is not an email address`);
+  /**
+   * A new account with a webhook secret and, by default, an API key labelled "default" (what the CLI
+   * prints). The dashboard's sign-up passes `{ withApiKey: false, passwordHash }`: the customer makes
+   * keys in the dashboard, and the password is stored in the same transaction as the account.
+   */
+  createAccount(
+    email: string,
+    plan: PlanId,
+    now?: Date,
+    options?: CreateAccountOptions & { withApiKey?: true },
+  ): Promise<CreatedAccount>;
+  createAccount(
+    email: string,
+    plan: PlanId,
+    now: Date | undefined,
+    options: CreateAccountOptions & { withApiKey: false },
+  ): Promise<CreatedAccountWithoutKey>;
+  async createAccount(
+    email: string,
+    plan: PlanId,
+    now = new Date(),
+    options: CreateAccountOptions = {},
+  ): Promise<CreatedAccount | CreatedAccountWithoutKey> {
+    const normalized = normalizeEmail(email);
+    if (!isEmailAddress(normalized)) throw new AccountError(`"${email}" is not an email address`);
     if (await findAccountByEmail(this.database.db, normalized)) {
       throw new AccountError(`an account with the email ${normalized} already exists`);
     }
     const accountId = newId();
     const webhookSecret = generateWebhookSecret();
-    const key = generateApiKey();
+    const key = options.withApiKey === false ? null : generateApiKey();
     await this.database.db.transaction().execute(async (trx) => {
       await insertAccount(trx, {
         id: accountId,
         email: normalized,
         plan,
         webhook_secret: sealSecret(this.secretKey, webhookSecret),
+        password_hash: options.passwordHash ?? null,
         created_at: toIso(now),
       });
-      await insertApiKey(trx, {
-        id: newId(),
-        account_id: accountId,
-        prefix: key.prefix,
-        hash: key.hash,
-        label: "default",
-        created_at: toIso(now),
-      });
+      if (key) {
+        await insertApiKey(trx, {
+          id: newId(),
+          account_id: accountId,
+          prefix: key.prefix,
+          hash: key.hash,
+          label: "default",
+          created_at: toIso(now),
+        });
+      }
     });
-    return { accountId, apiKey: key.key, webhookSecret };
+    return { accountId, apiKey: key ? key.key : null, webhookSecret };
   }
 
   async requireAccount(accountId: string) {

@@ -3,9 +3,34 @@ export {
   AccountService,
   type ApiKeySummary,
   type Authentication,
+  type CreateAccountOptions,
   type CreatedAccount,
+  type CreatedAccountWithoutKey,
+  isEmailAddress,
   isPlanId,
+  normalizeEmail,
 } from "./accounts.js";
+export {
+  CustomerAuth,
+  type CustomerSession,
+  DUMMY_PASSWORD_HASH,
+  hashSessionToken,
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  type NewSession,
+  PASSWORD_HASH_OPTIONS,
+  passwordProblem,
+  SESSION_LIFETIME_MS,
+  SignInError,
+  SignUpError,
+} from "./customer-auth.js";
+export {
+  type CreditsChartDay,
+  creditsChart,
+  MAX_RECENT_JOBS,
+  type RecentJob,
+  recentJobs,
+} from "./dashboard-views.js";
 export {
   type DownloadLink,
   type DownloadLinks,
@@ -27,4 +52,5 @@ export {
 export { type BillingPeriod, billingPeriodOf, newId, toIso } from "./time.js";
 export { type Usage, usageOf } from "./usage.js";
 export { jobView } from "./views.js";
+export { recordWebhookDelivery } from "./webhook-deliveries.js";
 export { webhookSignature } from "./webhook-signature.js";

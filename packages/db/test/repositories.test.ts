@@ -40,6 +40,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
       "001-initial",
       "002-idempotency-webhooks",
       "003-job-results",
+      "004-dashboard",
     ]);
     // A second run finds nothing to do.
     expect(await migrateToLatest(handle)).toEqual([]);

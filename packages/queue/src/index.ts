@@ -1,3 +1,9 @@
 export { assertQueueName, type JobMessage, JobProducer, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from "./queues.js";
 export { createRedis, pingRedis, type RedisRole, waitUntilReady } from "./redis-connection.js";
 export { type RedisServerLogger, type SupervisedRedis, startRedisServer } from "./redis-server.js";
+export {
+  enqueueWebhookDelivery,
+  WEBHOOK_JOB_OPTIONS,
+  WEBHOOK_RETRY_DELAYS_MS,
+  webhookBackoff,
+} from "./webhook-deliveries.js";

@@ -8,6 +8,7 @@ import {
   type ReadinessCheck,
 } from "@octavo/api";
 import { type OperationId, operations } from "@octavo/contracts";
+import { dashboardRouter } from "@octavo/dashboard";
 import { pingDatabase } from "@octavo/db";
 import { availableOperations } from "@octavo/engines";
 import { pingRedis, WEBHOOK_QUEUE } from "@octavo/queue";
@@ -137,6 +138,13 @@ export async function serve(
       rateLimiter: new PlanRateLimiter(runtime.producerConnection, config.queuePrefix),
       outbound: createOutbound({ allowlist: runtime.allowlist, timeoutMs: config.urlTimeoutSeconds * 1000 }),
       readinessChecks: [...serviceChecks(runtime), consumersCheck(runtime, offered)],
+      dashboard: dashboardRouter({
+        ...runtime,
+        publicUrl: config.publicUrl,
+        secretKey: config.secretKey,
+        keyPrefix: config.queuePrefix,
+        redis: runtime.producerConnection,
+      }),
     };
     server = await listen(createApp(ctx), config.host, config.port);
     address = addressOf(server, config.host);

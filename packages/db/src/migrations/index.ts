@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from "kysely/migration";
 import * as initial from "./001-initial.js";
 import * as idempotencyWebhooks from "./002-idempotency-webhooks.js";
 import * as jobResults from "./003-job-results.js";
+import * as dashboard from "./004-dashboard.js";
 
 /** A static record: migrations ship inside the build, in order, with no file-system scan. */
 const migrations: Record<string, Migration> = {
   "001-initial": initial,
   "002-idempotency-webhooks": idempotencyWebhooks,
   "003-job-results": jobResults,
+  "004-dashboard": dashboard,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -38,3 +38,17 @@ export async function rotateWebhookSecret(
     .where("id", "=", id)
     .execute();
 }
+
+/** Sets (or, with null, removes) the dashboard password of an account. */
+export async function setAccountPasswordHash(
+  db: Db,
+  accountId: string,
+  hash: string | null,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("accounts")
+    .set({ password_hash: hash })
+    .where("id", "=", accountId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from "kysely";
 import type { Db } from "../database.js";
-import type { JobFileRole, JobFilesTable, JobsTable } from "../schema/index.js";
+import type { JobFileRole, JobFilesTable, JobStatus, JobsTable } from "../schema/index.js";
 
 export type JobRow = Selectable<JobsTable>;
 export type JobFileRow = Selectable<JobFilesTable>;
@@ -142,5 +142,29 @@ export function findOverdueJobs(db: Db, createdBefore: string, limit: number): P
     .where("status", "in", UNFINISHED)
     .where("created_at", "<", createdBefore)
     .limit(limit)
+    .execute();
+}
+
+/** The account's jobs, newest first, optionally of one status. */
+export function listJobsOfAccount(
+  db: Db,
+  accountId: string,
+  options: { status?: JobStatus | undefined; limit: number },
+): Promise<JobRow[]> {
+  let query = db.selectFrom("jobs").selectAll().where("account_id", "=", accountId);
+  if (options.status !== undefined) query = query.where("status", "=", options.status);
+  return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(options.limit).execute();
+}
+
+/** The outputs of many jobs in one query, by job then position. */
+export async function listOutputsOfJobs(db: Db, jobIds: readonly string[]): Promise<JobFileRow[]> {
+  if (jobIds.length === 0) return [];
+  return db
+    .selectFrom("job_files")
+    .selectAll()
+    .where("job_id", "in", jobIds)
+    .where("role", "=", "output")
+    .orderBy("job_id", "asc")
+    .orderBy("position", "asc")
     .execute();
 }

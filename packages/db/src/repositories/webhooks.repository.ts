@@ -87,3 +87,48 @@ export async function deleteWebhookDeliveriesFinishedBefore(
     return Number(result.numDeletedRows);
   });
 }
+
+/** The account's deliveries, newest first. */
+export function listWebhookDeliveriesOfAccount(
+  db: Db,
+  accountId: string,
+  limit: number,
+): Promise<WebhookDeliveryRow[]> {
+  return db
+    .selectFrom("webhook_deliveries")
+    .selectAll()
+    .where("account_id", "=", accountId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}
+
+/** The attempts of many deliveries in one query, by delivery then attempt number. */
+export async function listWebhookAttemptsOfDeliveries(
+  db: Db,
+  deliveryIds: readonly string[],
+): Promise<WebhookAttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  return db
+    .selectFrom("webhook_attempts")
+    .selectAll()
+    .where("delivery_id", "in", deliveryIds)
+    .orderBy("delivery_id", "asc")
+    .orderBy("attempt", "asc")
+    .execute();
+}
+
+/** The delivery if it belongs to the account; undefined for another account's (or an unknown) id. */
+export function findWebhookDeliveryOfAccount(
+  db: Db,
+  accountId: string,
+  deliveryId: string,
+): Promise<WebhookDeliveryRow | undefined> {
+  return db
+    .selectFrom("webhook_deliveries")
+    .selectAll()
+    .where("id", "=", deliveryId)
+    .where("account_id", "=", accountId)
+    .executeTakeFirst();
+}

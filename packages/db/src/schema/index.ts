@@ -13,6 +13,8 @@ export interface AccountsTable {
   /** The secret before the last rotation (sealed), still signing until its expiry. */
   previous_webhook_secret: string | null;
   previous_webhook_secret_expires_at: string | null;
+  /** argon2id PHC string for the dashboard; null for accounts the operator made (no dashboard sign-in). */
+  password_hash: string | null;
   created_at: string;
 }
 
@@ -125,6 +127,17 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
 }
 
+/** A signed-in dashboard browser. Sliding expiry: extended while used, deleted once expired. */
+export interface DashboardSessionsTable {
+  /** SHA-256 of the session token, hex. The token itself is never stored. */
+  id: string;
+  account_id: string;
+  created_at: string;
+  expires_at: string;
+  /** When the session was last used, to the day: it is written only when the expiry is extended. */
+  last_seen_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -134,4 +147,5 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  dashboard_sessions: DashboardSessionsTable;
 }

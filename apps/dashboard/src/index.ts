@@ -1,0 +1,2 @@
+export type { DashboardContext } from "./context.js";
+export { dashboardRouter } from "./router.js";

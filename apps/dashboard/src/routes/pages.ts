@@ -1,0 +1,58 @@
+import { type PlanId, plans } from "@octavo/contracts";
+import { creditsChart, recentJobs, usageOf } from "@octavo/core";
+import type { JobStatus } from "@octavo/db";
+import { Router } from "express";
+import type { DashboardContext } from "../context.js";
+import type { CsrfTokens } from "../csrf.js";
+import { sendPage } from "../render.js";
+import { customerOf } from "../session.js";
+import { JobsPage, STATUSES } from "../views/jobs.js";
+import { OverviewPage } from "../views/overview.js";
+import { PlansPage } from "../views/plans.js";
+
+const RECENT_JOBS = 50;
+
+/** The read-only pages: overview, jobs and plans. */
+export function pageRoutes(ctx: DashboardContext, csrf: CsrfTokens): Router {
+  const router = Router();
+  const { db } = ctx.database;
+
+  router.get("/", async (req, res) => {
+    const { accountId, email } = customerOf(res);
+    const plan = customerOf(res).plan as PlanId;
+    const now = new Date();
+    const [usage, days] = await Promise.all([
+      usageOf(db, accountId, plan, now),
+      creditsChart(db, accountId, plan, now),
+    ]);
+    sendPage(
+      res,
+      OverviewPage({
+        csrf: csrf.token(req, res),
+        email,
+        planName: plans[plan].name,
+        paid: plans[plan].overageUsdPer1000Credits !== null,
+        usage,
+        days,
+      }),
+    );
+  });
+
+  router.get("/jobs", async (req, res) => {
+    const { accountId, email } = customerOf(res);
+    const status = STATUSES.find((candidate) => candidate === req.query.status) as JobStatus | undefined;
+    const jobs = await recentJobs(db, ctx.downloadLinks, accountId, {
+      limit: RECENT_JOBS,
+      now: new Date(),
+      ...(status ? { status } : {}),
+    });
+    sendPage(res, JobsPage({ csrf: csrf.token(req, res), email, jobs, status }));
+  });
+
+  router.get("/plan", (req, res) => {
+    const { accountId, email, plan } = customerOf(res);
+    sendPage(res, PlansPage({ csrf: csrf.token(req, res), email, current: plan as PlanId, accountId }));
+  });
+
+  return router;
+}

@@ -1,0 +1,276 @@
+import { createTestDatabase, type DatabaseKind, type TempResource } from "@octavo/testing";
+import { Migrator } from "kysely/migration";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createDatabase,
+  creditsPerDay,
+  type DatabaseHandle,
+  deleteDashboardSession,
+  deleteDashboardSessionsExpiredBefore,
+  deleteDashboardSessionsOfAccount,
+  findAccountById,
+  findDashboardSession,
+  findWebhookDeliveryOfAccount,
+  insertAccount,
+  insertDashboardSession,
+  insertJob,
+  insertJobFiles,
+  insertLedgerEntry,
+  insertWebhookDelivery,
+  listJobsOfAccount,
+  listOutputsOfJobs,
+  listWebhookAttemptsOfDeliveries,
+  listWebhookDeliveriesOfAccount,
+  migrateToLatest,
+  recordWebhookAttempt,
+  setAccountPasswordHash,
+  touchDashboardSession,
+} from "../src/index.js";
+import { migrationProvider } from "../src/migrations/index.js";
+
+const period = "2026-11-01T00:00:00.000Z";
+
+function job(id: string, accountId: string, createdAt: string, status: "queued" | "done" | "failed") {
+  return {
+    id,
+    account_id: accountId,
+    operation: "merge",
+    options: "{}",
+    status,
+    progress: 0,
+    credits: 2,
+    period_start: period,
+    error_code: null,
+    error_message: null,
+    engine: null,
+    webhook_url: null,
+    created_at: createdAt,
+    started_at: null,
+    finished_at: null,
+  };
+}
+
+function output(jobId: string, position: number) {
+  return {
+    id: `${jobId}-out-${position}`,
+    job_id: jobId,
+    role: "output" as const,
+    position,
+    name: `${jobId}-${position}.pdf`,
+    size: 10,
+    content_type: "application/pdf",
+    storage_key: `jobs/${jobId}/outputs/${position}`,
+    deleted_at: null,
+    created_at: "2026-11-02T00:00:00.000Z",
+  };
+}
+
+describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard repositories on %s", (kind) => {
+  let resource: TempResource;
+  let handle: DatabaseHandle;
+
+  beforeAll(async () => {
+    resource = await createTestDatabase(kind);
+    handle = createDatabase(resource.url);
+    await migrateToLatest(handle);
+    for (const id of ["a1", "a2"]) {
+      await insertAccount(handle.db, {
+        id,
+        email: `${id}@example.com`,
+        plan: "free",
+        webhook_secret: "x",
+        created_at: "2026-11-01T00:00:00.000Z",
+      });
+    }
+  });
+
+  afterAll(async () => {
+    await handle?.close();
+    await resource?.dispose();
+  });
+
+  it("migrates 004-dashboard down and up again", async () => {
+    const migrator = new Migrator({ db: handle.db, provider: migrationProvider });
+    // Down drops the sessions table and the password column (the rows above keep everything else).
+    const down = await migrator.migrateDown();
+    expect(down.error).toBeUndefined();
+    expect(down.results?.map((result) => result.migrationName)).toEqual(["004-dashboard"]);
+    const tables = (await handle.db.introspection.getTables()).map((table) => table.name);
+    expect(tables).not.toContain("dashboard_sessions");
+    const accounts = (await handle.db.introspection.getTables()).find((table) => table.name === "accounts");
+    expect(accounts?.columns.map((column) => column.name)).not.toContain("password_hash");
+    expect(await migrateToLatest(handle)).toEqual(["004-dashboard"]);
+    expect((await findAccountById(handle.db, "a1"))?.password_hash).toBeNull();
+  });
+
+  it("stores a password hash on an account", async () => {
+    expect(await setAccountPasswordHash(handle.db, "a1", "$argon2id$x")).toBe(true);
+    expect((await findAccountById(handle.db, "a1"))?.password_hash).toBe("$argon2id$x");
+    expect((await findAccountById(handle.db, "a2"))?.password_hash).toBeNull();
+    expect(await setAccountPasswordHash(handle.db, "nobody", "$argon2id$x")).toBe(false);
+  });
+
+  it("inserts, finds, touches and deletes sessions", async () => {
+    const session = (id: string, accountId: string, expiresAt: string) => ({
+      id,
+      account_id: accountId,
+      created_at: "2026-11-01T00:00:00.000Z",
+      expires_at: expiresAt,
+      last_seen_at: "2026-11-01T00:00:00.000Z",
+    });
+    await insertDashboardSession(handle.db, session("s1", "a1", "2026-11-08T00:00:00.000Z"));
+    await insertDashboardSession(handle.db, session("s2", "a1", "2026-11-03T00:00:00.000Z"));
+    await insertDashboardSession(handle.db, session("s3", "a2", "2026-11-02T00:00:00.000Z"));
+    await insertDashboardSession(handle.db, session("s4", "a2", "2026-11-20T00:00:00.000Z"));
+    await expect(
+      insertDashboardSession(handle.db, session("s5", "no-such-account", "2026-11-20T00:00:00.000Z")),
+    ).rejects.toThrow();
+
+    expect(await findDashboardSession(handle.db, "s1")).toEqual(
+      session("s1", "a1", "2026-11-08T00:00:00.000Z"),
+    );
+    expect(await findDashboardSession(handle.db, "nope")).toBeUndefined();
+
+    await touchDashboardSession(handle.db, "s1", "2026-11-05T00:00:00.000Z", "2026-11-12T00:00:00.000Z");
+    expect(await findDashboardSession(handle.db, "s1")).toMatchObject({
+      last_seen_at: "2026-11-05T00:00:00.000Z",
+      expires_at: "2026-11-12T00:00:00.000Z",
+      created_at: "2026-11-01T00:00:00.000Z",
+    });
+
+    // Expired before Nov 4: s2 and s3, whichever the account.
+    expect(await deleteDashboardSessionsExpiredBefore(handle.db, "2026-11-04T00:00:00.000Z")).toBe(2);
+    expect(await findDashboardSession(handle.db, "s2")).toBeUndefined();
+    expect(await findDashboardSession(handle.db, "s3")).toBeUndefined();
+
+    await insertDashboardSession(handle.db, session("s6", "a1", "2026-11-20T00:00:00.000Z"));
+    expect(await deleteDashboardSession(handle.db, "s6")).toBe(true);
+    expect(await deleteDashboardSession(handle.db, "s6")).toBe(false);
+
+    expect(await deleteDashboardSessionsOfAccount(handle.db, "a1")).toBe(1);
+    expect(await findDashboardSession(handle.db, "s1")).toBeUndefined();
+    expect(await findDashboardSession(handle.db, "s4")).toBeDefined(); // the other account's stays
+  });
+
+  it("lists an account's jobs newest first, by status, and the outputs of many jobs at once", async () => {
+    await insertJob(handle.db, job("j1", "a1", "2026-11-02T10:00:00.000Z", "done"), []);
+    await insertJob(handle.db, job("j3", "a1", "2026-11-03T10:00:00.000Z", "failed"), []);
+    // Same instant as j3: the id breaks the tie.
+    await insertJob(handle.db, job("j2", "a1", "2026-11-03T10:00:00.000Z", "done"), []);
+    await insertJob(handle.db, job("j4", "a1", "2026-11-04T10:00:00.000Z", "queued"), []);
+    await insertJob(handle.db, job("x1", "a2", "2026-11-05T10:00:00.000Z", "done"), []);
+    await insertJobFiles(handle.db, [output("j1", 1), output("j1", 0), output("j2", 0), output("x1", 0)]);
+    await insertJobFiles(handle.db, [{ ...output("j1", 0), id: "j1-in", role: "input" }]);
+
+    const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
+    expect(ids(await listJobsOfAccount(handle.db, "a1", { limit: 10 }))).toEqual(["j4", "j3", "j2", "j1"]);
+    expect(ids(await listJobsOfAccount(handle.db, "a1", { limit: 2 }))).toEqual(["j4", "j3"]);
+    expect(ids(await listJobsOfAccount(handle.db, "a1", { status: "done", limit: 10 }))).toEqual([
+      "j2",
+      "j1",
+    ]);
+    expect(ids(await listJobsOfAccount(handle.db, "a1", { status: undefined, limit: 1 }))).toEqual(["j4"]);
+    expect(ids(await listJobsOfAccount(handle.db, "a2", { limit: 10 }))).toEqual(["x1"]);
+
+    expect(ids(await listOutputsOfJobs(handle.db, ["j1", "j2", "j3"]))).toEqual([
+      "j1-out-0",
+      "j1-out-1",
+      "j2-out-0",
+    ]);
+    expect(await listOutputsOfJobs(handle.db, [])).toEqual([]);
+  });
+
+  it("sums an account's charges of a period per UTC day", async () => {
+    const entry = (
+      id: string,
+      accountId: string,
+      kind: "charge" | "adjustment",
+      amount: number,
+      at: string,
+    ) =>
+      insertLedgerEntry(handle.db, {
+        id,
+        account_id: accountId,
+        period_start: period,
+        kind,
+        amount,
+        job_id: null,
+        reason: null,
+        created_at: at,
+      });
+    await entry("c1", "a1", "charge", 2, "2026-11-03T23:59:59.999Z");
+    await entry("c2", "a1", "charge", 5, "2026-11-03T00:00:00.000Z");
+    await entry("c3", "a1", "charge", 1, "2026-11-01T08:00:00.000Z");
+    await entry("c4", "a1", "adjustment", 100, "2026-11-02T08:00:00.000Z"); // not a charge
+    await entry("c5", "a2", "charge", 40, "2026-11-02T08:00:00.000Z"); // another account
+    await insertLedgerEntry(handle.db, {
+      id: "c6",
+      account_id: "a1",
+      period_start: "2026-10-01T00:00:00.000Z",
+      kind: "charge",
+      amount: 9,
+      job_id: null,
+      reason: null,
+      created_at: "2026-10-31T08:00:00.000Z",
+    }); // another period
+
+    expect(await creditsPerDay(handle.db, "a1", period)).toEqual([
+      { day: "2026-11-01", credits: 1 },
+      { day: "2026-11-03", credits: 7 },
+    ]);
+    expect(await creditsPerDay(handle.db, "a2", period)).toEqual([{ day: "2026-11-02", credits: 40 }]);
+    expect(await creditsPerDay(handle.db, "a2", "2026-10-01T00:00:00.000Z")).toEqual([]);
+  });
+
+  it("lists an account's webhook deliveries newest first with their attempts, and isolates accounts", async () => {
+    const delivery = (id: string, accountId: string, jobId: string, createdAt: string) =>
+      insertWebhookDelivery(handle.db, {
+        id,
+        job_id: jobId,
+        account_id: accountId,
+        url: "https://example.com/hook",
+        status: "pending",
+        created_at: createdAt,
+      });
+    await delivery("d1", "a1", "j1", "2026-11-02T10:00:00.000Z");
+    await delivery("d2", "a1", "j2", "2026-11-03T10:00:00.000Z");
+    await delivery("d3", "a1", "j3", "2026-11-03T10:00:00.000Z");
+    await delivery("dx", "a2", "x1", "2026-11-05T10:00:00.000Z");
+    const attempt = (deliveryId: string, number: number, statusCode: number | null) =>
+      recordWebhookAttempt(
+        handle.db,
+        {
+          id: `${deliveryId}-${number}`,
+          delivery_id: deliveryId,
+          attempt: number,
+          started_at: "2026-11-03T10:00:00.000Z",
+          status_code: statusCode,
+          error: statusCode === null ? "timeout" : null,
+          duration_ms: 5,
+        },
+        { status: statusCode === 204 ? "delivered" : "pending", finishedAt: null },
+      );
+    await attempt("d2", 1, 500);
+    await attempt("d1", 1, null);
+    await attempt("d1", 2, 204);
+    await attempt("dx", 1, 204);
+
+    const deliveries = await listWebhookDeliveriesOfAccount(handle.db, "a1", 10);
+    expect(deliveries.map((row) => row.id)).toEqual(["d3", "d2", "d1"]);
+    expect((await listWebhookDeliveriesOfAccount(handle.db, "a1", 1)).map((row) => row.id)).toEqual(["d3"]);
+    expect(deliveries.find((row) => row.id === "d1")).toMatchObject({ attempts: 2, status: "delivered" });
+
+    const attempts = await listWebhookAttemptsOfDeliveries(handle.db, ["d1", "d2", "d3"]);
+    expect(attempts.map((row) => [row.delivery_id, row.attempt, row.status_code])).toEqual([
+      ["d1", 1, null],
+      ["d1", 2, 204],
+      ["d2", 1, 500],
+    ]);
+    expect(await listWebhookAttemptsOfDeliveries(handle.db, [])).toEqual([]);
+
+    expect((await findWebhookDeliveryOfAccount(handle.db, "a1", "d1"))?.job_id).toBe("j1");
+    expect(await findWebhookDeliveryOfAccount(handle.db, "a1", "dx")).toBeUndefined();
+    expect(await findWebhookDeliveryOfAccount(handle.db, "a2", "d1")).toBeUndefined();
+    expect(await findWebhookDeliveryOfAccount(handle.db, "a1", "missing")).toBeUndefined();
+  });
+});

@@ -1,0 +1,22 @@
+import type { JobProducer } from "./queues.js";
+import { WEBHOOK_QUEUE } from "./queues.js";
+
+/** Three retries after the first attempt, 5, 15 and 25 s apart: about 45 s in all, as the spec says. */
+export const WEBHOOK_RETRY_DELAYS_MS = [5_000, 15_000, 25_000] as const;
+
+/** BullMQ's custom backoff for the delivery queue's workers. */
+export function webhookBackoff(attemptsMade: number): number {
+  return WEBHOOK_RETRY_DELAYS_MS[attemptsMade - 1] ?? 25_000;
+}
+
+export const WEBHOOK_JOB_OPTIONS = {
+  attempts: 1 + WEBHOOK_RETRY_DELAYS_MS.length,
+  backoff: { type: "custom" },
+  removeOnComplete: { age: 3_600, count: 10_000 },
+  removeOnFail: { age: 86_400, count: 10_000 },
+};
+
+/** Puts a recorded delivery (its row written first) on the delivery queue. */
+export function enqueueWebhookDelivery(producer: JobProducer, deliveryId: string): Promise<void> {
+  return producer.enqueue(WEBHOOK_QUEUE, deliveryId, WEBHOOK_JOB_OPTIONS);
+}
