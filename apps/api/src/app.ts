@@ -17,6 +17,9 @@ export function createApp(ctx: ApiContext): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
+  // Behind a load balancer the client's address comes from X-Forwarded-For (the dashboard's sign-in
+  // throttle keys on it); only as many hops as the operator says are trusted.
+  app.set("trust proxy", ctx.config.trustProxyHops);
   app.use(requestId);
   app.use(methodNotAllowedRouter());
 

@@ -43,6 +43,11 @@ export interface Config {
   /** Per-URL download deadline for URL inputs. */
   urlTimeoutSeconds: number;
   logLevel: "debug" | "info" | "warn" | "error";
+  /**
+   * How many proxies (load balancer, ingress) stand in front of the API: the client address is read
+   * from X-Forwarded-For that many hops back (Express's "trust proxy"). 0: the socket's address.
+   */
+  trustProxyHops: number;
   /** Where an `octavo worker` process answers /healthz and /readyz; undefined: no HTTP server. */
   healthPort: number | undefined;
 }
@@ -187,6 +192,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     urlAllowlist: env.OCTAVO_URL_ALLOWLIST ?? "",
     urlTimeoutSeconds: readInteger(env, "OCTAVO_URL_TIMEOUT_SECONDS", 30, 1, 600),
     logLevel: logLevel as Config["logLevel"],
+    trustProxyHops: readInteger(env, "OCTAVO_TRUST_PROXY_HOPS", 0, 0, 10),
     healthPort,
   };
 }
@@ -206,6 +212,7 @@ export function unknownSettings(env: Env = process.env): string[] {
     "OCTAVO_S3_FORCE_PATH_STYLE",
     "OCTAVO_DOWNLOAD_LINKS",
     "OCTAVO_HEALTH_PORT",
+    "OCTAVO_TRUST_PROXY_HOPS",
     "OCTAVO_SECRET_KEY",
     "OCTAVO_WORKER_CONCURRENCY",
     "OCTAVO_JOB_TIMEOUT_SECONDS",

@@ -55,12 +55,14 @@ describe("loadConfig", () => {
       OCTAVO_S3_FORCE_PATH_STYLE: "true",
       OCTAVO_DOWNLOAD_LINKS: "presigned",
       OCTAVO_HEALTH_PORT: "8081",
+      OCTAVO_TRUST_PROXY_HOPS: "1",
     });
     expect(fleet).toMatchObject({
       storageUrl: "s3://octavo-files/prod",
       s3: { endpointUrl: "http://minio:9000", region: "eu-west-1", forcePathStyle: true },
       downloadLinks: "presigned",
       healthPort: 8081,
+      trustProxyHops: 1,
     });
     const attempt = (env: Record<string, string>) => () => loadConfig({ OCTAVO_DATA_DIR: dir, ...env });
     expect(attempt({ OCTAVO_STORAGE_URL: "s3:///prefix" })).toThrow(

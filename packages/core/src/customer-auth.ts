@@ -4,8 +4,6 @@ import type { PlanId } from "@octavo/contracts";
 import {
   type DatabaseHandle,
   deleteDashboardSession,
-  deleteDashboardSessionsExpiredBefore,
-  deleteDashboardSessionsOfAccount,
   findAccountByEmail,
   findAccountById,
   findDashboardSession,
@@ -194,16 +192,6 @@ export class CustomerAuth {
   async signOut(token: string): Promise<void> {
     if (!TOKEN_SHAPE.test(token)) return;
     await deleteDashboardSession(this.database.db, hashSessionToken(token));
-  }
-
-  /** Ends every session of the account; returns how many there were. */
-  signOutEverywhere(accountId: string): Promise<number> {
-    return deleteDashboardSessionsOfAccount(this.database.db, accountId);
-  }
-
-  /** For the janitor: deletes the sessions that have expired (session() deletes those it meets itself). */
-  deleteExpiredSessions(now = new Date()): Promise<number> {
-    return deleteDashboardSessionsExpiredBefore(this.database.db, toIso(now));
   }
 
   private async createSession(accountId: string, now: Date): Promise<NewSession> {

@@ -223,23 +223,14 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("CustomerAuth on %s", (kind)
     await auth.signOut("garbage");
   });
 
-  it("signs out one session, or every session of an account, and prunes expired ones", async () => {
+  it("signs out one session, and only that one", async () => {
     const a = await auth.signUp("signout@example.com", password, t0);
     const b = await auth.signIn("signout@example.com", password, t0);
-    const c = await auth.signIn("signout@example.com", password, t0);
     const other = await auth.signUp("bystander@example.com", password, t0);
 
     await auth.signOut(a.token);
     expect(await auth.session(a.token, t0)).toBeUndefined();
     expect(await auth.session(b.token, t0)).toBeDefined();
-
-    expect(await auth.signOutEverywhere(a.accountId)).toBe(2);
-    expect(await auth.session(b.token, t0)).toBeUndefined();
-    expect(await auth.session(c.token, t0)).toBeUndefined();
     expect(await auth.session(other.token, t0)).toBeDefined();
-
-    // Far ahead, every session left is expired; the janitor removes them.
-    expect(await auth.deleteExpiredSessions(at(365 * DAY))).toBeGreaterThan(0);
-    expect(await handle.db.selectFrom("dashboard_sessions").select("id").execute()).toEqual([]);
   });
 });

@@ -32,15 +32,6 @@ export async function deleteDashboardSession(db: Db, id: string): Promise<boolea
   return result.numDeletedRows > 0n;
 }
 
-/** Signs the account out everywhere. */
-export async function deleteDashboardSessionsOfAccount(db: Db, accountId: string): Promise<number> {
-  const result = await db
-    .deleteFrom("dashboard_sessions")
-    .where("account_id", "=", accountId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
 /** Sessions that expired before the date (at or before it, they are unusable already); for the janitor. */
 export async function deleteDashboardSessionsExpiredBefore(db: Db, before: string): Promise<number> {
   const result = await db
