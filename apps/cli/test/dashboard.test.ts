@@ -53,7 +53,13 @@ describe("the customer dashboard, in Debian's Chromium", () => {
   it("signs a customer up, creates a key that works against the API, then revokes it", async () => {
     const context = await browser.createBrowserContext();
     const page = await context.newPage();
-    await page.goto(`${base()}/signup`);
+    const first = await page.goto(`${base()}/signup`);
+    // Strict headers: only the dashboard's own script and stylesheet, no framing, nothing cached.
+    expect(first?.headers()).toMatchObject({
+      "x-frame-options": "DENY",
+      "cache-control": "no-store",
+      "content-security-policy": expect.stringContaining("script-src 'self'"),
+    });
     // A too-short password: the error sits next to the field, tied to it for screen readers.
     await submitForm(page, "/dashboard/signup", { email: "ada@example.com", password: "short" });
     expect(await text(page, "#field-password-error")).toMatch(/at least 12 characters/i);

@@ -38,6 +38,7 @@ export function dashboardRouter(ctx: DashboardContext): Router {
           baseUri: ["'none'"],
         },
       },
+      frameguard: { action: "deny" },
       strictTransportSecurity: ctx.publicUrl.startsWith("https:"),
     }),
   );

@@ -10,7 +10,9 @@ const DEMO_EMAIL = "demo@octavo.local";
 async function printDemoKey(runtime: QueueRuntime, address: string): Promise<void> {
   const existing = await runtime.database.db.selectFrom("accounts").select("id").limit(1).executeTakeFirst();
   if (existing) {
-    process.stdout.write(`octavo is running at ${address} (API reference: ${address}/docs)\n`);
+    process.stdout.write(
+      `octavo is running at ${address} (API reference: ${address}/docs, dashboard: ${address}/dashboard)\n`,
+    );
     return;
   }
   const demo = await runtime.accounts.createAccount(DEMO_EMAIL, "free");
@@ -30,6 +32,7 @@ async function printDemoKey(runtime: QueueRuntime, address: string): Promise<voi
       "",
       `Then read the job from the statusUrl it returns (with the same Authorization header) and download outputs[0].url.`,
       `More keys: npx octavo keys create ${demo.accountId}`,
+      `Customers sign up and manage their keys in the dashboard: ${address}/dashboard/signup`,
       "",
     ].join("\n"),
   );
