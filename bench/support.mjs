@@ -1,11 +1,13 @@
 // Small helpers the benchmarks share.
 import { createServer } from "node:net";
 
-export const median = (xs) => {
-  const sorted = [...xs].sort((a, b) => a - b);
+/** The median of the finite numbers among `values`; null when there are none. */
+export function median(values) {
+  const sorted = values.filter((v) => typeof v === "number" && Number.isFinite(v)).sort((a, b) => a - b);
+  if (!sorted.length) return null;
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
+}
 
 /** A loopback port nothing listens on right now. */
 export const freePort = () =>

@@ -24,7 +24,7 @@
 // the worker started ahead of need; the whole child process (node start, loading the engines) is recorded
 // as wallSeconds. LibreOffice seconds include starting soffice (about a second), as a command-line user pays
 // it; one untimed conversion first sets up its profile. Run nothing else meanwhile (2 shared cores).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,8 +38,10 @@ import {
   markdownSummaryTable,
   markdownTable,
   measureOutput,
+  printSkipped,
   RECALL_GOAL,
   summarise,
+  writeResults,
 } from "./report.mjs";
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), "convert-child.mjs");
@@ -283,25 +285,11 @@ for (const kind of kinds) {
   console.log("");
 }
 
-console.log(`Skipped (${skipped.length}):`);
-for (const { name, reason } of skipped) console.log(`- ${name}: ${reason}`);
+printSkipped(skipped);
 
-if (values.json) {
-  const strip = ({ sourceText, ...file }) => file;
-  writeFileSync(
+if (values.json)
+  writeResults(
     values.json,
-    JSON.stringify(
-      {
-        version: previous?.version ?? version,
-        timeoutMs,
-        engines: planned,
-        skipped,
-        merged,
-        summaries,
-        rows: rows.map((row) => ({ ...row, file: strip(row.file) })),
-      },
-      null,
-      2,
-    ),
+    { version: previous?.version ?? version, timeoutMs, engines: planned, skipped, merged, summaries },
+    rows,
   );
-}

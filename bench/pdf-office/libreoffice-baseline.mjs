@@ -16,14 +16,21 @@
 //
 // Progress goes to stderr. Timings include starting soffice (about a second), as a command-line user pays
 // it; one untimed conversion first sets up the profile. Run nothing else meanwhile (2 shared cores).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { corpusDir, selectCorpus } from "./corpus.mjs";
 import { libreOfficeVersion, runLibreOffice, warmUpLibreOffice } from "./libreoffice.mjs";
 import { pdftotextOf, wordSet } from "./metrics.mjs";
-import { markdownSummary, markdownTable, measureOutput, summarise } from "./report.mjs";
+import {
+  markdownSummary,
+  markdownTable,
+  measureOutput,
+  printSkipped,
+  summarise,
+  writeResults,
+} from "./report.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -119,23 +126,6 @@ console.log(
   "XLSX: no baseline — LibreOffice has no PDF import into Calc (only writer_, impress_ and draw_pdf_import; " +
     "`--infilter=calc_pdf_import --convert-to xlsx` fails with “no export filter”).\n",
 );
-console.log(`Skipped (${skipped.length}):`);
-for (const { name, reason } of skipped) console.log(`- ${name}: ${reason}`);
+printSkipped(skipped);
 
-if (values.json) {
-  const strip = ({ sourceText, ...file }) => file;
-  writeFileSync(
-    values.json,
-    JSON.stringify(
-      {
-        version,
-        timeoutMs,
-        skipped,
-        summaries,
-        rows: rows.map((row) => ({ ...row, file: strip(row.file) })),
-      },
-      null,
-      2,
-    ),
-  );
-}
+if (values.json) writeResults(values.json, { version, timeoutMs, skipped, summaries }, rows);

@@ -3,6 +3,8 @@
 //
 //   import { measureOutput, summarise, markdownTable, markdownSummary } from "./report.mjs";
 //   const m = measureOutput("docx", "/tmp/out/x.docx", { sourceText, pages }); // { recall, flowingShare, … }
+import { writeFileSync } from "node:fs";
+import { median } from "../support.mjs";
 import {
   docxStructure,
   docxText,
@@ -72,13 +74,6 @@ export function measureOutput(kind, output, { sourceText, pages }) {
   } catch (error) {
     return { error: `cannot measure output: ${error.message.split("\n")[0]}` };
   }
-}
-
-export function median(values) {
-  const sorted = values.filter((v) => typeof v === "number" && Number.isFinite(v)).sort((a, b) => a - b);
-  if (!sorted.length) return null;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 const pct = (value) => (value === null || value === undefined ? "–" : `${(value * 100).toFixed(1)} %`);
@@ -258,4 +253,16 @@ export function markdownSummaryTable(entries) {
     );
   }
   return lines.join("\n");
+}
+
+export function printSkipped(skipped) {
+  console.log(`Skipped (${skipped.length}):`);
+  for (const { name, reason } of skipped) console.log(`- ${name}: ${reason}`);
+}
+
+/** The run as JSON: `fields` (version, settings, summaries…) and the rows, without each file's source text. */
+export function writeResults(path, fields, rows) {
+  const strip = ({ sourceText, ...file }) => file;
+  const json = { ...fields, rows: rows.map((row) => ({ ...row, file: strip(row.file) })) };
+  writeFileSync(path, JSON.stringify(json, null, 2));
 }

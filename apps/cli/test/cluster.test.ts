@@ -1,9 +1,9 @@
 import { fileURLToPath } from "node:url";
-import { corpusPath } from "@octavo/testing";
+import { corpusPath, waitFor } from "@octavo/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "./support/client.js";
 import { type Cluster, exited, logLines, type OctavoProcess, startCluster } from "./support/cluster.js";
-import { childrenMatching, processesMatching, waitFor } from "./support/processes.js";
+import { childrenMatching, processesMatching } from "./support/processes.js";
 
 const bigFiles = [
   "general/govdocs_error_set_2_064034.pdf",
@@ -120,8 +120,11 @@ describe("a cluster: two API nodes, workers per queue, PostgreSQL, shared Redis 
       expect(file.deleted_at !== null).toBe(file.role === "input");
     }
 
-    // A worker answers the probes on OCTAVO_HEALTH_PORT (0 here: any free port, logged).
-    const probes = logLines(pdfWorker, "worker probes listening")[0]?.address as string;
+    // A worker answers the probes on OCTAVO_HEALTH_PORT (0 here: any free port, which it logs).
+    const probes = await waitFor("the worker's probe address", () => {
+      const address = logLines(pdfWorker, "worker probes listening")[0]?.address;
+      return typeof address === "string" ? address : undefined;
+    });
     expect((await fetch(`${probes}/healthz`)).status).toBe(200);
     expect(await (await fetch(`${probes}/readyz`)).json()).toMatchObject({
       status: "ready",
@@ -148,7 +151,9 @@ describe("a cluster: two API nodes, workers per queue, PostgreSQL, shared Redis 
 
   it("finishes a job on another worker when its worker is killed, and charges it once", async () => {
     const [first, second] = await clientsFor("business");
-    const candidates = [await startWorker("merge=1"), await startWorker("merge=1")];
+    const one = await startWorker("merge=1");
+    const other = await startWorker("merge=1");
+    const candidates = [one, other];
     const created = await first.postFiles("/v1/merge", bigMerge(18));
     expect(created.status).toBe(202);
     const jobId = created.body.id as string;
@@ -170,7 +175,7 @@ describe("a cluster: two API nodes, workers per queue, PostgreSQL, shared Redis 
       () => (processesMatching("sandbox/child.js").some((pid) => sandboxes.includes(pid)) ? undefined : true),
       10_000,
     );
-    const survivor = candidates.find((worker) => worker !== victim) as OctavoProcess;
+    const survivor = victim === one ? other : one;
 
     const job = await second.waitForJob(jobId, 120_000);
     expect(job.status, survivor.output()).toBe("done");

@@ -1,9 +1,9 @@
 import { fileURLToPath } from "node:url";
+import { waitFor } from "@octavo/testing";
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshot, submitForm } from "./support/browser.js";
 import { Client } from "./support/client.js";
-import { waitFor } from "./support/processes.js";
 import { type LocalServer, startLocalServer } from "./support/servers.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -95,10 +95,7 @@ describe("the customer dashboard, in Debian's Chromium", () => {
     await screenshot(page, "overview");
     await page.goto(`${base()}/jobs?status=done`);
     expect(await text(page, `tr[data-job="${job.id}"]`)).toMatch(/rotate\s*done\s*1/);
-    const link = await page.$eval(
-      `tr[data-job="${job.id}"] a.download`,
-      (a) => (a as HTMLAnchorElement).href,
-    );
+    const link = await page.$eval(`tr[data-job="${job.id}"] a.download`, (a) => a.getAttribute("href") ?? "");
     const download = await client.download(link);
     expect(download.status).toBe(200);
     expect(download.bytes.subarray(0, 5).toString()).toBe("%PDF-");

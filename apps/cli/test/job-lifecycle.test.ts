@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
-import { setTimeout as delay } from "node:timers/promises";
-import { corpusPath } from "@octavo/testing";
+import { corpusPath, waitFor } from "@octavo/testing";
 import { runJanitor } from "@octavo/worker";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "./support/client.js";
@@ -72,8 +71,17 @@ describe("the job lifecycle", () => {
 
     const url = done.outputs?.[0]?.url ?? "";
     expect((await client.download(url)).status).toBe(200);
-    await delay(1_100); // the result TTL under test
-    const swept = await runJanitor({ ...stack.runtime });
+    // The result TTL under test is 1 s: the janitor deletes the result once it has passed.
+    const { runtime } = stack;
+    const swept = await waitFor(
+      "the janitor to delete the result",
+      async () => {
+        const counts = await runJanitor({ ...runtime });
+        return counts.expired > 0 ? counts : undefined;
+      },
+      5_000,
+      200,
+    );
     expect(swept.expired).toBe(1);
 
     const after = (await client.get(`/v1/jobs/${jobId}`)).body;
@@ -96,8 +104,16 @@ describe("the job lifecycle", () => {
     const created = await client.postFiles("/v1/rotate", [{ path: small }]);
     const done = await client.waitForJob(created.body.id as string);
     const first = done.outputs?.[0]?.url ?? "";
-    await delay(2_100); // the link TTL under test, rounded to whole seconds
-    const stale = await client.download(first);
+    // The link TTL under test is 1 s, and expiries are whole seconds: stale within about 2 s.
+    const stale = await waitFor(
+      "the download link to expire",
+      async () => {
+        const answer = await client.download(first);
+        return answer.status === 200 ? undefined : answer;
+      },
+      5_000,
+      200,
+    );
     expect(stale.status).toBe(403);
     expect(JSON.parse(stale.bytes.toString())).toMatchObject({ error: "link_expired" });
     const again = await client.waitForJob(created.body.id as string);

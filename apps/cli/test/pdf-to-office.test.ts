@@ -1,9 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { corpusPath, createTempDir } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, type JobBody } from "./support/client.js";
+import { Client, runOnFile } from "./support/client.js";
 import { zipParts } from "./support/pdf-checks.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -29,22 +27,8 @@ describe("PDF to Word, PowerPoint and Excel through the API", () => {
     await scratch?.dispose();
   });
 
-  async function run(
-    path: string,
-    file: string,
-    options?: unknown,
-  ): Promise<{ job: JobBody; output: string }> {
-    const created = await client.postFiles(path, [{ path: file }], options);
-    expect(created.status, JSON.stringify(created.body)).toBe(202);
-    const job = await client.waitForJob(created.body.id as string, 240_000);
-    const output = join(scratch.path, job.outputs?.[0]?.name ?? `${job.id}.out`);
-    if (job.status === "done") {
-      const download = await client.download(job.outputs?.[0]?.url ?? "");
-      expect(download.status).toBe(200);
-      writeFileSync(output, download.bytes);
-    }
-    return { job, output };
-  }
+  const run = (path: string, file: string, options?: unknown) =>
+    runOnFile(client, scratch.path, path, file, options);
 
   it("converts a PDF to an editable Word document with flowing paragraphs", async () => {
     const { job, output } = await run(

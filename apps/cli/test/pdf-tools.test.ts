@@ -1,9 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { statSync } from "node:fs";
 import { corpusPath, createTempDir } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, type JobBody } from "./support/client.js";
+import { Client, runOnFile } from "./support/client.js";
 import { type Stack, startStack } from "./support/stack.js";
 
 // Compress, OCR and PDF/A end to end through the API; their packages test the engines in depth.
@@ -22,19 +21,8 @@ describe("compress, OCR and PDF/A through the API", () => {
     await scratch?.dispose();
   });
 
-  async function run(
-    path: string,
-    file: string,
-    options: unknown,
-  ): Promise<{ job: JobBody; output: string }> {
-    const created = await client.postFiles(path, [{ path: file }], options);
-    expect(created.status, JSON.stringify(created.body)).toBe(202);
-    const job = await client.waitForJob(created.body.id as string, 240_000);
-    const output = join(scratch.path, `${job.id}.pdf`);
-    if (job.status === "done")
-      writeFileSync(output, (await client.download(job.outputs?.[0]?.url ?? "")).bytes);
-    return { job, output };
-  }
+  const run = (path: string, file: string, options?: unknown) =>
+    runOnFile(client, scratch.path, path, file, options);
 
   it("compresses an image-heavy file and reports what it achieved", async () => {
     const input = corpusPath("scanned/docling_old_newspaper.pdf");

@@ -1,4 +1,5 @@
 import type { Logger } from "@octavo/config";
+import type { PlanId } from "@octavo/contracts";
 import type { AccountService, CustomerAuth, DownloadLinks } from "@octavo/core";
 import type { DatabaseHandle } from "@octavo/db";
 import type { JobProducer } from "@octavo/queue";
@@ -21,9 +22,9 @@ export interface DashboardContext {
   redis: Redis;
 }
 
-/** The signed-in customer, on `res.locals.customer` behind `requireCustomer`. */
+/** The signed-in customer of a request, behind `requireCustomer` (see session.ts). */
 export interface Customer {
   accountId: string;
   email: string;
-  plan: string;
+  plan: PlanId;
 }

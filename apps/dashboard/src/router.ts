@@ -68,8 +68,9 @@ function notFound(res: Response): void {
 
 function errorPage(ctx: DashboardContext): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
-    if ((error as { status?: number }).status === 404) return notFound(res); // a missing static file
-    if ((error as { code?: string }).code === "EBADCSRFTOKEN") {
+    const known = typeof error === "object" && error !== null;
+    if (known && "status" in error && error.status === 404) return notFound(res); // a missing static file
+    if (known && "code" in error && error.code === "EBADCSRFTOKEN") {
       const message =
         "This form expired or came from another page. Go back, reload the page and send it again.";
       return sendPage(res, ErrorPage({ csrf: "", title: "Form expired", message }), 403);

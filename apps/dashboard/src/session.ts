@@ -26,14 +26,17 @@ export function endSession(ctx: DashboardContext, res: Response): void {
   res.clearCookie(SESSION_COOKIE, cookieOptions(ctx));
 }
 
-/** Loads the customer of a valid session into res.locals; pages that need one redirect to sign-in. */
+/** The signed-in customer of each response being served (set by loadCustomer). */
+const customers = new WeakMap<Response, Customer>();
+
+/** Loads the customer of a valid session; pages that need one redirect to sign-in. */
 export function loadCustomer(ctx: DashboardContext): RequestHandler {
   return async (req, res, next) => {
     const token = sessionToken(req);
     const session = token ? await ctx.auth.session(token) : undefined;
     if (session && token) {
       const customer: Customer = { accountId: session.accountId, email: session.email, plan: session.plan };
-      res.locals.customer = customer;
+      customers.set(res, customer);
       // The session's expiry slid forward: the cookie follows it.
       if (session.renewed) startSession(ctx, res, { token, expiresAt: session.expiresAt });
     } else if (token) {
@@ -45,10 +48,12 @@ export function loadCustomer(ctx: DashboardContext): RequestHandler {
 }
 
 export const requireCustomer: RequestHandler = (_req, res, next) => {
-  if (res.locals.customer) next();
+  if (customers.has(res)) next();
   else res.redirect(303, `${BASE}/signin`);
 };
 
 export function customerOf(res: Response): Customer {
-  return res.locals.customer as Customer;
+  const customer = customers.get(res);
+  if (!customer) throw new Error("a page that needs a customer was served without requireCustomer");
+  return customer;
 }

@@ -22,7 +22,7 @@ export interface Written {
 /**
  * The frame the three conversions share: a scratch dir, the preflight (and OCR of scanned pages), the
  * writer, and the output named like the input with the new extension. The writer reports progress from
- * `firstPageProgress` to 0.95.
+ * `firstPageProgress` to PAGES_DONE_PROGRESS (layout.ts).
  */
 export async function convertPdf(
   input: EngineInput,

@@ -32,20 +32,23 @@ export function analyzePage(
   return layout;
 }
 
-/** Calls `visit` for each page in order with its layout, reporting progress from `from` to `to`. */
+/** Progress when every page is analysed and written; writing the file takes the rest. */
+export const PAGES_DONE_PROGRESS = 0.9;
+
+/**
+ * Calls `visit` for each page in order with its layout, reporting progress from `from` to
+ * PAGES_DONE_PROGRESS.
+ */
 export async function forEachPage(
-  doc: mupdf.PDFDocument,
-  pages: number,
+  pdf: { doc: mupdf.PDFDocument; pages: number },
   options: PageOptions,
-  name: string,
-  ctx: EngineContext,
-  range: { from: number; to: number },
+  { name, ctx, from }: { name: string; ctx: EngineContext; from: number },
   visit: (page: PageLayout) => void | Promise<void>,
 ): Promise<void> {
-  for (let index = 0; index < pages; index += 1) {
+  for (let index = 0; index < pdf.pages; index += 1) {
     ctx.signal?.throwIfAborted();
-    await visit(analyzePage(doc, index, options, name));
-    ctx.onProgress?.(range.from + ((range.to - range.from) * (index + 1)) / pages);
+    await visit(analyzePage(pdf.doc, index, options, name));
+    ctx.onProgress?.(from + ((PAGES_DONE_PROGRESS - from) * (index + 1)) / pdf.pages);
     // Lets an abort or a progress write through between pages of a long document.
     await new Promise((resolve) => setImmediate(resolve));
   }

@@ -167,7 +167,7 @@ class ByteCounter {
   async *through(source: Readable): AsyncGenerator<Buffer> {
     try {
       for await (const chunk of source) {
-        const buffer = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+        const buffer: Buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
         this.bytes += buffer.byteLength;
         yield buffer;
       }

@@ -3,9 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
-import { setTimeout as sleep } from "node:timers/promises";
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import { createTempDir, type S3Server, startS3Server } from "@octavo/testing";
+import { createTempDir, type S3Server, startS3Server, waitFor } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BlobNotFoundError, createBlobStore, S3BlobStore } from "../src/index.js";
 
@@ -95,7 +94,7 @@ describe("S3BlobStore against a local S3 server", () => {
     expect(parts.every((r) => r.status === 200)).toBe(true);
 
     const back = createHash("sha256");
-    for await (const chunk of await store.get(key)) back.update(chunk as Buffer);
+    for await (const chunk of await store.get(key)) back.update(Buffer.from(chunk));
     expect(back.digest("hex")).toBe(expected.digest("hex"));
     expect(await store.stat(key)).toEqual({ size: 20 * MiB + 123 });
   });
@@ -169,11 +168,12 @@ describe("S3BlobStore against a local S3 server", () => {
     vi.stubEnv("AWS_ACCESS_KEY_ID", "AKIAUNKNOWNKEY000000");
     vi.stubEnv("AWS_SECRET_ACCESS_KEY", "never-in-a-message");
     try {
-      const error = await storeFor(BUCKET)
+      const message = await storeFor(BUCKET)
         .check()
-        .catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(Error);
-      const message = (error as Error).message;
+        .then(
+          () => "check() passed",
+          (e: unknown) => (e instanceof Error ? e.message : String(e)),
+        );
       expect(message).toMatch(
         `S3 bucket "${BUCKET}" refused the credentials or denied access (InvalidAccessKeyId`,
       );
@@ -212,8 +212,16 @@ describe("S3BlobStore against a local S3 server", () => {
       contentType: "text/plain",
     });
     // X-Amz-Date has whole seconds, so a 1 s URL is dead at most 2 s after signing.
-    await sleep(2100);
-    const response = await fetch(url);
+    const response = await waitFor(
+      "the presigned URL to expire",
+      async () => {
+        const answer = await fetch(url);
+        if (answer.status === 200) await answer.arrayBuffer();
+        return answer.status === 200 ? undefined : answer;
+      },
+      5_000,
+      200,
+    );
     expect(response.status).toBe(403);
     expect(await response.text()).toContain("Request has expired");
   });
@@ -242,11 +250,7 @@ describe("createBlobStore", () => {
   it("rejects other schemes, credentials in the URL, and a missing bucket", () => {
     expect(() => createBlobStore("ftp://host/dir")).toThrow(/supported: file:\/\/, s3:\/\//);
     expect(() => createBlobStore("s3://AKIA:topsecret@bucket/p")).toThrow(/takes no credentials/);
-    try {
-      createBlobStore("s3://AKIA:topsecret@bucket/p");
-    } catch (error) {
-      expect((error as Error).message).not.toContain("topsecret");
-    }
+    expect(() => createBlobStore("s3://AKIA:topsecret@bucket/p")).not.toThrow(/topsecret/);
     expect(() => createBlobStore("s3:///prefix")).toThrow(/needs a bucket/);
     expect(() => createBlobStore("s3://bucket/a//b")).toThrow(/unsafe storage key/);
   });

@@ -10,4 +10,5 @@ export {
   type TempResource,
 } from "./databases.js";
 export { type S3Request, type S3Server, s3Env, startS3Server } from "./s3-server.js";
+export { waitFor } from "./wait.js";
 export { type WordRecall, wordRecall, wordSet } from "./word-recall.js";

@@ -1,6 +1,5 @@
 import { once } from "node:events";
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import S3rver from "s3rver";
 import { createTempDir } from "./databases.js";
 
@@ -58,7 +57,9 @@ export async function startS3Server({ bucket }: { bucket: string }): Promise<S3S
     await dir.dispose();
     throw error;
   }
-  const { port } = server.address() as AddressInfo;
+  const address = server.address();
+  if (typeof address !== "object" || address === null) throw new Error("the S3 server has no TCP address");
+  const { port } = address;
   return {
     endpointUrl: `http://127.0.0.1:${port}`,
     bucket,

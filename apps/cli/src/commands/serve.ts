@@ -54,26 +54,33 @@ export function resolveQueues(requested: string | undefined, processConcurrency:
   const implemented: QueueName[] = [...implementedQueues(), WEBHOOK_QUEUE];
   if (requested === undefined || requested === "" || requested === "all")
     return implemented.map((name) => ({ name }));
-  const specs = requested.split(",").map((entry) => {
-    const [name = "", count] = entry.trim().split("=");
-    if (count === undefined) return { name: name as QueueName };
-    const concurrency = Number(count);
-    if (!/^\d+$/.test(count) || concurrency < 1)
-      throw new UsageError(`--queues ${entry.trim()}: the concurrency after "=" must be a whole number ≥ 1`);
-    if (name !== WEBHOOK_QUEUE && concurrency > processConcurrency)
-      throw new UsageError(
-        `--queues ${entry.trim()}: above OCTAVO_WORKER_CONCURRENCY (${processConcurrency}), ` +
-          "which caps the jobs a process runs at once; raise it or lower the queue's",
-      );
-    return { name: name as QueueName, concurrency };
-  });
-  const unknown = specs.filter((spec) => !implemented.includes(spec.name)).map((spec) => spec.name);
+  const names: readonly string[] = implemented;
+  const isQueue = (name: string): name is QueueName => names.includes(name);
+  const entries = requested.split(",").map((entry) => parseQueueEntry(entry.trim(), processConcurrency));
+  const unknown = entries.map((entry) => entry.name).filter((name) => !isQueue(name));
   if (unknown.length > 0) {
     throw new UsageError(
       `unknown or unavailable queue ${unknown.join(", ")}; available: ${implemented.join(", ")}`,
     );
   }
-  return specs;
+  return entries.flatMap(({ name, concurrency }) =>
+    isQueue(name) ? [concurrency === undefined ? { name } : { name, concurrency }] : [],
+  );
+}
+
+/** `merge` or `merge=2`: a queue's name and, when given, how many of its jobs run at once. */
+function parseQueueEntry(entry: string, processConcurrency: number): { name: string; concurrency?: number } {
+  const [name = "", count] = entry.split("=");
+  if (count === undefined) return { name };
+  const concurrency = Number(count);
+  if (!/^\d+$/.test(count) || concurrency < 1)
+    throw new UsageError(`--queues ${entry}: the concurrency after "=" must be a whole number ≥ 1`);
+  if (name !== WEBHOOK_QUEUE && concurrency > processConcurrency)
+    throw new UsageError(
+      `--queues ${entry}: above OCTAVO_WORKER_CONCURRENCY (${processConcurrency}), ` +
+        "which caps the jobs a process runs at once; raise it or lower the queue's",
+    );
+  return { name, concurrency };
 }
 
 function listen(app: RequestListener, host: string, port: number): Promise<Server> {

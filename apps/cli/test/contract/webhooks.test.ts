@@ -1,9 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { corpusPath } from "@octavo/testing";
+import { corpusPath, waitFor } from "@octavo/testing";
 import { runJanitor } from "@octavo/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, type JobBody } from "../support/client.js";
-import { waitFor } from "../support/processes.js";
 import { type LocalServer, type RecordedRequest, startLocalServer } from "../support/servers.js";
 import { type Stack, startStack } from "../support/stack.js";
 

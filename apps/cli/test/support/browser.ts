@@ -34,13 +34,7 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 export async function submitForm(page: Page, action: string, fields: Record<string, string> = {}) {
   const form = `form[action="${action}"]`;
   for (const [name, value] of Object.entries(fields)) {
-    await page.$eval(
-      `${form} input[name="${name}"]`,
-      (input, text) => {
-        (input as HTMLInputElement).value = text as string;
-      },
-      value,
-    );
+    await page.locator(`${form} input[name="${name}"]`).fill(value);
   }
   await Promise.all([page.waitForNavigation(), page.click(`${form} button[type=submit]`)]);
 }

@@ -1,7 +1,8 @@
-import { readFile } from "node:fs/promises";
-import { basename } from "node:path";
+import { readFile, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import type { Job } from "@octavo/contracts";
+import { expect } from "vitest";
 
 /** A small HTTP client over fetch, the way an API consumer would call octavo. */
 export class Client {
@@ -78,6 +79,29 @@ export class Client {
       headers: response.headers,
     };
   }
+}
+
+/**
+ * One file through an operation, as a client would: POST it (202 expected), wait for the job and, when
+ * it is done, download its first output (200 expected) into `dir`.
+ */
+export async function runOnFile(
+  client: Client,
+  dir: string,
+  path: string,
+  file: string,
+  options?: unknown,
+): Promise<{ job: JobBody; output: string }> {
+  const created = await client.postFiles(path, [{ path: file }], options);
+  expect(created.status, JSON.stringify(created.body)).toBe(202);
+  const job = await client.waitForJob(created.body.id as string, 240_000);
+  const output = join(dir, `${job.id}-${job.outputs?.[0]?.name ?? "output"}`);
+  if (job.status === "done") {
+    const download = await client.download(job.outputs?.[0]?.url ?? "");
+    expect(download.status).toBe(200);
+    await writeFile(output, download.bytes);
+  }
+  return { job, output };
 }
 
 export interface JobBody {

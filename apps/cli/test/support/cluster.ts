@@ -9,9 +9,10 @@ import {
   s3Env,
   sharedRedisUrl,
   startS3Server,
+  waitFor,
 } from "@octavo/testing";
 import { openRuntime, type Runtime } from "../../src/runtime.js";
-import { spawnOctavo, waitFor } from "./processes.js";
+import { spawnOctavo } from "./processes.js";
 import { freePort } from "./stack.js";
 
 export type OctavoProcess = ChildProcess & { output: () => string };

@@ -1,6 +1,5 @@
-import { type PlanId, plans } from "@octavo/contracts";
+import { plans } from "@octavo/contracts";
 import { creditsChart, recentJobs, usageOf } from "@octavo/core";
-import type { JobStatus } from "@octavo/db";
 import { Router } from "express";
 import type { DashboardContext } from "../context.js";
 import type { CsrfTokens } from "../csrf.js";
@@ -18,8 +17,7 @@ export function pageRoutes(ctx: DashboardContext, csrf: CsrfTokens): Router {
   const { db } = ctx.database;
 
   router.get("/", async (req, res) => {
-    const { accountId, email } = customerOf(res);
-    const plan = customerOf(res).plan as PlanId;
+    const { accountId, email, plan } = customerOf(res);
     const now = new Date();
     const [usage, days] = await Promise.all([
       usageOf(db, accountId, plan, now),
@@ -40,7 +38,7 @@ export function pageRoutes(ctx: DashboardContext, csrf: CsrfTokens): Router {
 
   router.get("/jobs", async (req, res) => {
     const { accountId, email } = customerOf(res);
-    const status = STATUSES.find((candidate) => candidate === req.query.status) as JobStatus | undefined;
+    const status = STATUSES.find((candidate) => candidate === req.query.status);
     const jobs = await recentJobs(db, ctx.downloadLinks, accountId, {
       limit: RECENT_JOBS,
       now: new Date(),
@@ -51,7 +49,7 @@ export function pageRoutes(ctx: DashboardContext, csrf: CsrfTokens): Router {
 
   router.get("/plan", (req, res) => {
     const { accountId, email, plan } = customerOf(res);
-    sendPage(res, PlansPage({ csrf: csrf.token(req, res), email, current: plan as PlanId, accountId }));
+    sendPage(res, PlansPage({ csrf: csrf.token(req, res), email, current: plan, accountId }));
   });
 
   return router;

@@ -1,4 +1,4 @@
-import { type PlanId, plans } from "@octavo/contracts";
+import { plans } from "@octavo/contracts";
 import { recordWebhookDelivery } from "@octavo/core";
 import {
   findWebhookDeliveryOfAccount,
@@ -36,7 +36,7 @@ export function webhookRoutes(ctx: DashboardContext, csrf: CsrfTokens): Router {
       WebhooksPage({
         csrf: csrf.token(req, res),
         email,
-        webhooksInPlan: plans[plan as PlanId].webhooks,
+        webhooksInPlan: plans[plan].webhooks,
         deliveries: deliveries.map((delivery) => ({
           delivery,
           attempts: attempts.filter((attempt) => attempt.delivery_id === delivery.id),

@@ -1,7 +1,7 @@
 import { type EngineContext, type EngineInput, type EngineResult, JobFailure } from "@octavo/engines";
 import ExcelJS from "exceljs";
 import { convertPdf } from "../convert.js";
-import { forEachPage } from "../layout.js";
+import { forEachPage, PAGES_DONE_PROGRESS } from "../layout.js";
 import { addPageSheet } from "./pages.js";
 import { addTableSheet } from "./tables.js";
 
@@ -39,33 +39,25 @@ export async function pdfToExcel(
         for (let index = 0; index < prepared.pages; index += 1) {
           ctx.signal?.throwIfAborted();
           addPageSheet(workbook, prepared.doc, index);
-          ctx.onProgress?.(from + ((0.9 - from) * (index + 1)) / prepared.pages);
+          ctx.onProgress?.(from + ((PAGES_DONE_PROGRESS - from) * (index + 1)) / prepared.pages);
         }
       } else {
         let tables = 0;
         const multiPage = prepared.pages > 1;
-        await forEachPage(
-          prepared.doc,
-          prepared.pages,
-          { images: false, tables: true },
-          name,
-          ctx,
-          { from, to: 0.9 },
-          (page) => {
-            let indexOnPage = 0;
-            for (const block of page.blocks) {
-              if (block.kind !== "table") continue;
-              tables += 1;
-              addTableSheet(workbook, block, {
-                page: page.index,
-                indexOnPage,
-                numberInDocument: tables,
-                multiPage,
-              });
-              indexOnPage += 1;
-            }
-          },
-        );
+        await forEachPage(prepared, { images: false, tables: true }, { name, ctx, from }, (page) => {
+          let indexOnPage = 0;
+          for (const block of page.blocks) {
+            if (block.kind !== "table") continue;
+            tables += 1;
+            addTableSheet(workbook, block, {
+              page: page.index,
+              indexOnPage,
+              numberInDocument: tables,
+              multiPage,
+            });
+            indexOnPage += 1;
+          }
+        });
         if (tables === 0) {
           throw new JobFailure(
             "no_tables",

@@ -26,14 +26,8 @@ export async function pdfToPowerPoint(
       const deck = new DeckBuilder();
       const renderer = await BackgroundRenderer.open(prepared.path);
       try {
-        await forEachPage(
-          prepared.doc,
-          prepared.pages,
-          { images: false, tables: true },
-          name,
-          ctx,
-          { from, to: 0.9 },
-          (page) => deck.addPage(page, renderer.render(page.index), prepared.ocrPages.has(page.index)),
+        await forEachPage(prepared, { images: false, tables: true }, { name, ctx, from }, (page) =>
+          deck.addPage(page, renderer.render(page.index), prepared.ocrPages.has(page.index)),
         );
       } finally {
         renderer.close();

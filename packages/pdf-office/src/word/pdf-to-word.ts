@@ -21,14 +21,8 @@ export async function pdfToWord(
     { extension: "docx", operation: "pdf-to-word" },
     async (prepared, name, from) => {
       const builder = new WordBuilder();
-      await forEachPage(
-        prepared.doc,
-        prepared.pages,
-        { images: true, tables: true },
-        name,
-        ctx,
-        { from, to: 0.9 },
-        (page) => builder.addPage(page, prepared.ocrPages.has(page.index)),
+      await forEachPage(prepared, { images: true, tables: true }, { name, ctx, from }, (page) =>
+        builder.addPage(page, prepared.ocrPages.has(page.index)),
       );
       const bytes = await builder.toBuffer(name.replace(/\.pdf$/i, ""));
       return { bytes, engine: "mupdf + docx", warnings: [] };
