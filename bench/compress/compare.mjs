@@ -20,7 +20,12 @@ const corpusDir = join(repoRoot, "..", "shared", "corpus");
 const packageDir = join(repoRoot, "packages", "compress");
 const { compress } = await import(pathToFileURL(join(packageDir, "dist", "index.js")).href);
 // The bench lives outside the package; its libraries come from the package's own node_modules.
-const mupdf = await import(pathToFileURL(join(packageDir, "node_modules", "mupdf", "dist", "mupdf.js")).href);
+// One MuPDF instance for the engines and the bench's own checks (@octavo/mupdf: a second copy of MuPDF.js
+// in the process would take over the first one's callbacks).
+const { loadMupdf } = await import(
+  pathToFileURL(join(repoRoot, "packages", "mupdf", "dist", "index.js")).href
+);
+const mupdf = await loadMupdf();
 const { ssim } = await import(
   pathToFileURL(join(packageDir, "node_modules", "ssim.js", "dist", "index.js")).href
 );

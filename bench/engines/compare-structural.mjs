@@ -30,14 +30,16 @@ if (
   });
 }
 const engines = await import(pathToFileURL(join(repoRoot, "packages", "engines", "dist", "index.js")).href);
-const mupdf = await import(
-  pathToFileURL(join(repoRoot, "packages", "engines", "node_modules", "mupdf", "dist", "mupdf.js")).href
+// One MuPDF instance for the engines and the bench's own checks (@octavo/mupdf: a second copy of MuPDF.js
+// in the process would take over the first one's callbacks).
+const { loadMupdf } = await import(
+  pathToFileURL(join(repoRoot, "packages", "mupdf", "dist", "index.js")).href
 );
+const mupdf = await loadMupdf();
 const pdfLib = await import(pathToFileURL(join(depsDir, "node_modules", "pdf-lib", "cjs", "index.js")).href);
 const qpdf2 = await import(
   pathToFileURL(join(depsDir, "node_modules", "node-qpdf2", "dist", "index.js")).href
 );
-mupdf.setLog(null);
 
 const workRoot = await mkdtemp(join(tmpdir(), "octavo-bench-"));
 const fresh = () => mkdtemp(join(workRoot, "w-"));

@@ -62,11 +62,13 @@ const offline = await fetch("https://cdn.jsdelivr.net/npm/", { signal: AbortSign
 );
 
 const { createWorker } = createRequire(join(depsDir, "package.json"))("tesseract.js");
-const mupdf = await import(
-  pathToFileURL(join(repoRoot, "packages", "engines", "node_modules", "mupdf", "dist", "mupdf.js")).href
+// One MuPDF instance for the engines and the bench's own checks (@octavo/mupdf: a second copy of MuPDF.js
+// in the process would take over the first one's callbacks).
+const { loadMupdf } = await import(
+  pathToFileURL(join(repoRoot, "packages", "mupdf", "dist", "index.js")).href
 );
+const mupdf = await loadMupdf();
 const { ocr } = await import(pathToFileURL(join(repoRoot, "packages", "ocr", "dist", "index.js")).href);
-mupdf.setLog?.(null);
 
 const workRoot = await mkdtemp(join(tmpdir(), "octavo-ocr-bakeoff-"));
 const fresh = () => mkdtemp(join(workRoot, "w-"));

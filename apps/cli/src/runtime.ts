@@ -4,9 +4,11 @@ import {
   CustomerAuth,
   type DownloadLinks,
   FileLinkSigner,
+  Housekeeping,
   IdempotencyService,
   JobService,
   PresignedDownloadLinks,
+  WebhookDeliveries,
 } from "@octavo/core";
 import { createDatabase, type DatabaseHandle, migrateToLatest } from "@octavo/db";
 import { type AllowList, parseAllowlist } from "@octavo/net";
@@ -29,7 +31,6 @@ export interface Runtime {
   accounts: AccountService;
   /** The dashboard's customers: passwords and sessions. */
   auth: CustomerAuth;
-  jobs: JobService;
   links: FileLinkSigner;
   downloadLinks: DownloadLinks;
   idempotency: IdempotencyService;
@@ -42,6 +43,10 @@ export interface QueueRuntime extends Runtime {
   redisUrl: string;
   producerConnection: Redis;
   producer: JobProducer;
+  /** Jobs: accepted into the database and the queues, run and settled. */
+  jobs: JobService;
+  deliveries: WebhookDeliveries;
+  housekeeping: Housekeeping;
 }
 
 function readAllowlist(config: Config): AllowList {
@@ -78,7 +83,6 @@ export async function openRuntime(config: Config, role: string): Promise<Runtime
     store,
     accounts,
     auth: new CustomerAuth(database, accounts),
-    jobs: new JobService(database),
     links,
     downloadLinks,
     idempotency: new IdempotencyService(database),
@@ -108,6 +112,9 @@ export async function openQueueRuntime(config: Config, role: string): Promise<Qu
     redisUrl,
     producerConnection,
     producer,
+    jobs: new JobService(base.database, producer),
+    deliveries: new WebhookDeliveries(base.database),
+    housekeeping: new Housekeeping(base.database),
     async close() {
       await producer.close();
       producerConnection.disconnect();

@@ -24,27 +24,28 @@ describe("the job lifecycle", () => {
     });
     const { apiKey } = await stack.createAccount("business");
     const client = new Client(stack.baseUrl, apiKey);
-    // A first quick job leaves one warm spare sandbox behind: the next job will run in it. On a loaded
+    // A first quick job leaves its sandbox waiting for the next job, beside a fresh spare. On a loaded
     // machine even it can pass the short timeout; it is charged only when it is done.
     const first = await client.waitForJob(
       (await client.postFiles("/v1/rotate", [{ path: small }])).body.id as string,
     );
-    const spare = processesMatching("sandbox/child.js");
-    expect(spare).toHaveLength(1);
-    // The sandbox that will parse the untrusted file holds none of the service's secrets.
-    const sandboxEnv = readFileSync(`/proc/${spare[0]}/environ`, "utf8");
-    expect(sandboxEnv).not.toContain("OCTAVO_");
-    expect(sandboxEnv).not.toContain(stack.config.secretKey);
+    const before = processesMatching("sandbox/child.js");
+    expect(before.length).toBeGreaterThanOrEqual(1);
+    for (const pid of before) {
+      // The sandboxes that parse the untrusted files hold none of the service's secrets.
+      const sandboxEnv = readFileSync(`/proc/${pid}/environ`, "utf8");
+      expect(sandboxEnv).not.toContain("OCTAVO_");
+      expect(sandboxEnv).not.toContain(stack.config.secretKey);
+    }
 
     // OCR of a scanned page takes about 5 s here (OCRmyPDF, Tesseract, Ghostscript): well past 2 s.
     const created = await client.postFiles("/v1/ocr", [{ path: scan }]);
     const job = await client.waitForJob(created.body.id as string);
     expect(job).toMatchObject({ status: "failed", error: "timeout" });
     expect(job.message).toMatch(/longer than/);
-    // The sandbox that ran the job is gone, with the tools it started; only the next spare remains.
+    // The sandbox that ran the job is gone, with the tools it started.
     const after = processesMatching("sandbox/child.js");
-    expect(after).not.toContain(spare[0]);
-    expect(after.length).toBeLessThanOrEqual(1);
+    expect(before.filter((pid) => !after.includes(pid)).length).toBeGreaterThanOrEqual(1);
     expect([...processesMatching("ocrmypdf"), ...processesMatching("tesseract")]).toEqual([]);
     // The timed-out OCR is not charged (nor reserved); the rotate is, when it finished.
     expect((await client.get("/v1/account")).body).toMatchObject({

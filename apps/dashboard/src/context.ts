@@ -1,6 +1,6 @@
 import type { Logger } from "@octavo/config";
 import type { PlanId } from "@octavo/contracts";
-import type { AccountService, CustomerAuth, DownloadLinks } from "@octavo/core";
+import type { AccountService, CustomerAuth, DownloadLinks, WebhookDeliveries } from "@octavo/core";
 import type { DatabaseHandle } from "@octavo/db";
 import type { JobProducer } from "@octavo/queue";
 import type { Redis } from "ioredis";
@@ -17,6 +17,7 @@ export interface DashboardContext {
   database: DatabaseHandle;
   accounts: AccountService;
   auth: CustomerAuth;
+  deliveries: WebhookDeliveries;
   downloadLinks: DownloadLinks;
   producer: JobProducer;
   redis: Redis;

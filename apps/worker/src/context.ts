@@ -1,6 +1,11 @@
 import type { Config, Logger } from "@octavo/config";
-import type { AccountService, DownloadLinks, JobService } from "@octavo/core";
-import type { DatabaseHandle } from "@octavo/db";
+import type {
+  AccountService,
+  DownloadLinks,
+  Housekeeping,
+  JobService,
+  WebhookDeliveries,
+} from "@octavo/core";
 import type { AllowList } from "@octavo/net";
 import type { JobProducer } from "@octavo/queue";
 import type { BlobStore } from "@octavo/storage";
@@ -9,9 +14,10 @@ import type { BlobStore } from "@octavo/storage";
 export interface WorkerContext {
   config: Config;
   logger: Logger;
-  database: DatabaseHandle;
   store: BlobStore;
   jobs: JobService;
+  deliveries: WebhookDeliveries;
+  housekeeping: Housekeeping;
   accounts: AccountService;
   /** The download links of the webhook body. */
   downloadLinks: DownloadLinks;

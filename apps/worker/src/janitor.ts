@@ -1,17 +1,6 @@
-import { IDEMPOTENCY_RETENTION_MS } from "@octavo/core";
-import {
-  deleteDashboardSessionsExpiredBefore,
-  deleteIdempotencyKeysBefore,
-  deleteWebhookDeliveriesFinishedBefore,
-  findExpiredOutputs,
-  findLeftoverInputs,
-  findOverdueJobs,
-  findUnfinishedWebhookDeliveries,
-  markJobFilesDeleted,
-} from "@octavo/db";
 import { enqueueWebhookDelivery } from "@octavo/queue";
 import type { WorkerContext } from "./context.js";
-import { queueWebhook } from "./webhooks/queue-delivery.js";
+import { sendDelivery } from "./webhooks/send-delivery.js";
 
 const BATCH = 500;
 /** Delivery records (the dashboard's "recent deliveries") are kept 30 days, as Stripe keeps its events. */
@@ -30,28 +19,30 @@ export async function runJanitor(
   ctx: WorkerContext,
   now = new Date(),
 ): Promise<{ expired: number; leftovers: number; requeued: number; failed: number; deliveries: number }> {
-  const iso = (ms: number) => new Date(now.getTime() - ms).toISOString();
-  const { db } = ctx.database;
+  const ago = (ms: number) => new Date(now.getTime() - ms);
+  const { housekeeping } = ctx;
 
-  const expired = await findExpiredOutputs(db, iso(ctx.config.resultTtlSeconds * 1000), BATCH);
-  const leftovers = await findLeftoverInputs(db, BATCH);
+  const expired = await housekeeping.expiredOutputs(ago(ctx.config.resultTtlSeconds * 1000), BATCH);
+  const leftovers = await housekeeping.leftoverInputs(BATCH);
   const files = [...expired, ...leftovers];
   await Promise.all(files.map((file) => ctx.store.delete(file.storage_key)));
-  await markJobFilesDeleted(
-    db,
-    files.map((file) => file.id),
-    now.toISOString(),
-  );
+  await ctx.jobs.filesDeleted(files, now);
 
   let requeued = 0;
   let failed = 0;
   const hardLimitMs = (ctx.config.jobTimeoutSeconds * 3 + ctx.config.jobLockSeconds * 3) * 1000;
-  for (const job of await findOverdueJobs(db, iso(REENQUEUE_AFTER_MS), BATCH)) {
+  for (const job of await housekeeping.overdueJobs(ago(REENQUEUE_AFTER_MS), BATCH)) {
     const referenceTime = Date.parse(job.started_at ?? job.created_at);
     if (job.status === "active" && now.getTime() - referenceTime > hardLimitMs) {
-      if (await ctx.jobs.fail(job.id, "timeout", "The job did not finish in time and was stopped.", now)) {
+      const settled = await ctx.jobs.fail(
+        job.id,
+        "timeout",
+        "The job did not finish in time and was stopped.",
+        now,
+      );
+      if (settled) {
         failed += 1;
-        await queueWebhook(ctx, job.id);
+        await sendDelivery(ctx, settled);
       }
     } else if (job.status === "queued") {
       await ctx.producer.enqueue(job.operation, job.id);
@@ -60,16 +51,11 @@ export async function runJanitor(
   }
   // Deliveries whose queue message was lost (Redis down when the job ended) are sent again; a delivery
   // still in the queue keeps its BullMQ job id, so this adds nothing twice.
-  for (const delivery of await findUnfinishedWebhookDeliveries(db, iso(REENQUEUE_AFTER_MS * 2), BATCH)) {
+  for (const delivery of await ctx.deliveries.unfinished(ago(REENQUEUE_AFTER_MS * 2), BATCH)) {
     await enqueueWebhookDelivery(ctx.producer, delivery.id);
   }
-  await deleteIdempotencyKeysBefore(db, iso(IDEMPOTENCY_RETENTION_MS));
-  await deleteDashboardSessionsExpiredBefore(db, now.toISOString());
-  const deliveries = await deleteWebhookDeliveriesFinishedBefore(
-    db,
-    iso(WEBHOOK_DELIVERY_RETENTION_MS),
-    BATCH,
-  );
+  await housekeeping.pruneKeysAndSessions(now);
+  const deliveries = await ctx.deliveries.pruneFinished(ago(WEBHOOK_DELIVERY_RETENTION_MS), BATCH);
 
   const counts = { expired: expired.length, leftovers: leftovers.length, requeued, failed, deliveries };
   if (files.length + requeued + failed + deliveries > 0) ctx.logger.info(counts, "janitor");

@@ -1,16 +1,15 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { OperationId } from "@octavo/contracts";
-import type { StoredFile } from "@octavo/core";
-import { type JobFileRow, markJobFilesDeleted } from "@octavo/db";
+import type { Outcome, StartedJob, StoredFile } from "@octavo/core";
+import type { JobFileRow } from "@octavo/db";
 import { BlobNotFoundError } from "@octavo/storage";
 import type { WorkerContext } from "./context.js";
-import { RESIDENT_OPERATIONS, type ResidentEngines } from "./resident/resident-engines.js";
-import type { SandboxResult, SandboxTask } from "./sandbox/protocol.js";
-import { runInSandbox } from "./sandbox/run-in-sandbox.js";
-import type { SandboxPool } from "./sandbox/sandbox-pool.js";
-import { queueWebhook } from "./webhooks/queue-delivery.js";
+import { operationRunners } from "./operations.js";
+import type { ResidentEngines, ResidentTask } from "./resident/resident-engines.js";
+import type { EngineTask, SandboxResult, SandboxTask } from "./sandbox/protocol.js";
+import type { Sandboxes } from "./sandbox/sandboxes.js";
+import { sendDelivery } from "./webhooks/send-delivery.js";
 
 const PROGRESS_WRITE_INTERVAL_MS = 500;
 
@@ -28,11 +27,12 @@ function progressWriter(ctx: WorkerContext, jobId: string): (fraction: number) =
 
 async function deleteInputs(ctx: WorkerContext, inputs: readonly JobFileRow[]): Promise<void> {
   await Promise.all(inputs.map((input) => ctx.store.delete(input.storage_key)));
-  await markJobFilesDeleted(
-    ctx.database.db,
-    inputs.map((input) => input.id),
-    new Date().toISOString(),
-  );
+  await ctx.jobs.filesDeleted(inputs);
+}
+
+/** Settles the run (one transaction), then sends the webhook delivery it recorded. */
+async function settle(ctx: WorkerContext, started: StartedJob, outcome: Outcome): Promise<void> {
+  await sendDelivery(ctx, await ctx.jobs.settle(started, outcome));
 }
 
 /**
@@ -41,19 +41,26 @@ async function deleteInputs(ctx: WorkerContext, inputs: readonly JobFileRow[]): 
  * `failed`; only infrastructure errors (database, storage) throw, so the queue retries them.
  */
 export interface JobRunners {
-  /** Fresh child processes for the in-process PDF engines (MuPDF.js, qpdf, Ghostscript). */
-  pool: SandboxPool;
+  /** Sandbox processes for the PDF engines (MuPDF.js, qpdf, Ghostscript, OCRmyPDF). */
+  sandboxes: Sandboxes;
   /** Warm LibreOffice and Chromium, each in processes of their own. */
   resident: ResidentEngines;
 }
 
+function isSandboxTask(task: EngineTask): task is SandboxTask {
+  return operationRunners[task.operation].runner === "sandbox";
+}
+
 function execute(
-  task: SandboxTask,
+  task: EngineTask,
   runners: JobRunners,
   options: { timeoutMs: number; onProgress: (fraction: number) => void; signal?: AbortSignal },
 ): Promise<SandboxResult & { stderr?: string }> {
-  if (RESIDENT_OPERATIONS.has(task.operation)) return runners.resident.run(task, options);
-  return runInSandbox(task, { pool: runners.pool, ...options });
+  if (isSandboxTask(task)) {
+    const { reuse } = operationRunners[task.operation];
+    return runners.sandboxes.run(task, { ...options, reuse });
+  }
+  return runners.resident.run(task as ResidentTask, options);
 }
 
 export async function runJob(
@@ -77,30 +84,28 @@ export async function runJob(
         await ctx.store.getToFile(input.storage_key, path);
       } catch (error) {
         if (!(error instanceof BlobNotFoundError)) throw error;
-        await ctx.jobs.fail(
-          jobId,
-          "invalid_input",
-          `The uploaded file ${input.name} is no longer stored; send it again.`,
-        );
+        await settle(ctx, started, {
+          status: "failed",
+          code: "invalid_input",
+          message: `The uploaded file ${input.name} is no longer stored; send it again.`,
+        });
         return "finished";
       }
       local.push({ path, name: input.name });
     }
 
-    const result = await execute(
-      {
-        operation: job.operation as OperationId,
-        options: JSON.parse(job.options) as Record<string, unknown>,
-        inputs: local,
-        workDir: join(workDir, "out"),
-      },
-      runners,
-      {
-        timeoutMs: ctx.config.jobTimeoutSeconds * 1000,
-        onProgress: progressWriter(ctx, jobId),
-        ...(signal ? { signal } : {}),
-      },
-    );
+    // The options were validated, and completed with their defaults, by the API against this schema.
+    const task = {
+      operation: job.operation,
+      options: JSON.parse(job.options),
+      inputs: local,
+      workDir: join(workDir, "out"),
+    } as EngineTask;
+    const result = await execute(task, runners, {
+      timeoutMs: ctx.config.jobTimeoutSeconds * 1000,
+      onProgress: progressWriter(ctx, jobId),
+      ...(signal ? { signal } : {}),
+    });
 
     // Worker shutdown: the engines were stopped; the job goes back to the queue untouched.
     if (signal?.aborted) return "handed-back";
@@ -111,20 +116,21 @@ export async function runJob(
         const { size } = await ctx.store.putFile(storageKey, output.path);
         stored.push({ name: output.name, size, contentType: output.contentType, storageKey });
       }
-      if (
-        await ctx.jobs.complete(jobId, stored, {
+      await settle(ctx, started, {
+        status: "done",
+        outputs: stored,
+        work: {
           engine: result.engine,
           warnings: result.warnings,
           ...(result.report ? { report: result.report } : {}),
-        })
-      )
-        await queueWebhook(ctx, jobId);
+        },
+      });
       ctx.logger.info(
         { jobId, operation: job.operation, engine: result.engine, warnings: result.warnings.length },
         "job done",
       );
     } else {
-      if (await ctx.jobs.fail(jobId, result.code, result.message)) await queueWebhook(ctx, jobId);
+      await settle(ctx, started, { status: "failed", code: result.code, message: result.message });
       ctx.logger.info(
         {
           jobId,

@@ -10,14 +10,15 @@ import {
   webhookBackoff,
 } from "@octavo/queue";
 import { type Job, WaitingError, Worker } from "bullmq";
-import pLimit from "p-limit";
+import pLimit, { type LimitFunction } from "p-limit";
 import type { WorkerContext } from "./context.js";
 import { runJanitor } from "./janitor.js";
+import { type Lane, operationRunners } from "./operations.js";
 import { ResidentEngines } from "./resident/resident-engines.js";
 import { runJob } from "./run-job.js";
-import { SandboxPool } from "./sandbox/sandbox-pool.js";
+import { Sandboxes } from "./sandbox/sandboxes.js";
 import { deliverWebhook } from "./webhooks/deliver.js";
-import { queueWebhook } from "./webhooks/queue-delivery.js";
+import { sendDelivery } from "./webhooks/send-delivery.js";
 
 export interface RunningWorkers {
   /** Stop taking jobs, let running ones finish within the deadline, then hand the rest back. */
@@ -26,6 +27,10 @@ export interface RunningWorkers {
 }
 
 const JANITOR_EVERY_MS = 60_000;
+/** A reused sandbox process is replaced after this many jobs: a long life gathers fragmentation. */
+const SANDBOX_JOBS_PER_PROCESS = 500;
+/** ... or once its resident memory passes this after a job. */
+const SANDBOX_RESIDENT_BYTES = 768 * 1024 ** 2;
 
 /**
  * One BullMQ Worker per queue this process consumes. Job timeouts are ours (the sandbox kills the
@@ -49,17 +54,26 @@ export async function startWorkers(
   const shutdown = new AbortController();
   const lockDuration = ctx.config.jobLockSeconds * 1000;
   const workers: Worker[] = [];
-  // Concurrency is per process across all its queues: each queue may take that many jobs (or its own
-  // `name=N`), and the engines run at most that many at once (the process's CPU share).
-  const engineSlots = pLimit(ctx.config.workerConcurrency);
-  // The sandbox's V8 heap cap; native engine processes get their own limits from the engines' run().
-  const pool = new SandboxPool(2048);
+  // Each queue may take the process's concurrency of jobs at once (or its own `name=N`). The engines of
+  // each lane run at most that many at once: light jobs (milliseconds) never wait behind a backlog of
+  // heavy ones (seconds to minutes), nor heavy ones behind light ones.
+  const engineSlots: Record<Lane, LimitFunction> = {
+    light: pLimit(ctx.config.workerConcurrency),
+    heavy: pLimit(ctx.config.workerConcurrency),
+  };
+  // Native engine processes get their own limits from the engines' run().
+  const sandboxes = new Sandboxes({
+    maxHeapMb: ctx.config.sandboxMemoryMb,
+    maxJobsPerProcess: SANDBOX_JOBS_PER_PROCESS,
+    maxResidentBytes: SANDBOX_RESIDENT_BYTES,
+    maxIdle: 2 * ctx.config.workerConcurrency,
+  });
   const resident = new ResidentEngines({
     workDir: await mkdtemp(join(tmpdir(), "octavo-resident-")),
     allowlist: ctx.allowlist,
     officeInstances: ctx.config.workerConcurrency,
   });
-  const runners = { pool, resident };
+  const runners = { sandboxes, resident };
 
   const onFailed = (job: Job<JobMessage> | undefined, error: Error) => {
     if (!job) return;
@@ -75,7 +89,7 @@ export async function startWorkers(
           "conversion_failed",
           "The job could not be run because of a problem on our side; it was not charged. Try again.",
         )
-        .then((changed) => (changed ? queueWebhook(ctx, job.data.jobId) : undefined))
+        .then((settled) => sendDelivery(ctx, settled))
         .catch((failError: unknown) => ctx.logger.error({ err: failError }, "could not mark the job failed"));
     }
   };
@@ -87,17 +101,21 @@ export async function startWorkers(
     ctx.logger.warn({ jobId: job.data.jobId, queue: job.queueName }, "job handed back on shutdown");
     throw new WaitingError();
   };
-  const processJob = async (job: Job<JobMessage>, token?: string) => {
+  const processJobOf = (operation: OperationId) => async (job: Job<JobMessage>, token?: string) => {
     if (shutdown.signal.aborted) return handBack(job, token);
-    await engineSlots(async () => {
+    await engineSlots[operationRunners[operation].lane](async () => {
       if (shutdown.signal.aborted) return handBack(job, token);
       const outcome = await runJob(ctx, job.data.jobId, { runners, signal: shutdown.signal });
       if (outcome === "handed-back") return handBack(job, token);
     });
   };
 
-  for (const { name: queue, concurrency } of specs.filter((spec) => spec.name !== WEBHOOK_QUEUE)) {
-    const worker = new Worker<JobMessage>(queue, processJob, {
+  const operationSpecs = specs.filter(
+    (spec): spec is QueueSpec & { name: OperationId } => spec.name !== WEBHOOK_QUEUE,
+  );
+  if (operationSpecs.some((spec) => operationRunners[spec.name].runner === "sandbox")) sandboxes.prewarm();
+  for (const { name: queue, concurrency } of operationSpecs) {
+    const worker = new Worker<JobMessage>(queue, processJobOf(queue), {
       connection,
       prefix: ctx.config.queuePrefix,
       concurrency: concurrency ?? ctx.config.workerConcurrency,
@@ -156,7 +174,7 @@ export async function startWorkers(
       const timer = setTimeout(() => shutdown.abort(), deadlineMs);
       await graceful;
       clearTimeout(timer);
-      pool.close();
+      sandboxes.close();
       await resident.close();
       connection.disconnect();
     },

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
-import type * as Mupdf from "mupdf";
-import { loadMupdf, type PdfDocument } from "./mupdf.js";
+import type { Mupdf } from "@octavo/mupdf";
+import { loadMupdf } from "@octavo/mupdf";
+import type { PdfDocument } from "./mupdf.js";
 
 /** What a compressed file must keep of its input. */
 export interface PdfFacts {

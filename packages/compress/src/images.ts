@@ -1,8 +1,9 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { forgetBorrowed } from "@octavo/engines";
-import type * as Mupdf from "mupdf";
+import type { Mupdf } from "@octavo/mupdf";
+import { loadMupdf } from "@octavo/mupdf";
 import sharp from "sharp";
-import { loadMupdf, type PdfDocument } from "./mupdf.js";
+import type { PdfDocument } from "./mupdf.js";
 import type { ImageSetting } from "./settings.js";
 
 /** What the image pass did, for logs and tests. */

@@ -3,8 +3,11 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import * as mupdf from "mupdf";
+import type { Mupdf } from "@octavo/mupdf";
+import { loadMupdf } from "@octavo/mupdf";
 import { ssim } from "ssim.js";
+
+const mupdf = await loadMupdf();
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 export const corpusDir = join(repoRoot, "..", "shared", "corpus");
@@ -63,7 +66,7 @@ interface Rendered {
   height: number;
 }
 
-function render(doc: mupdf.PDFDocument, index: number, dpi: number): Rendered {
+function render(doc: Mupdf.PDFDocument, index: number, dpi: number): Rendered {
   const page = doc.loadPage(index);
   const pixmap = page.toPixmap(
     mupdf.Matrix.scale(dpi / 72, dpi / 72),

@@ -25,6 +25,8 @@ export interface Config {
   secretKey: string;
   workerConcurrency: number;
   jobTimeoutSeconds: number;
+  /** The JavaScript heap cap of each sandbox process that parses files (MuPDF's memory has its own). */
+  sandboxMemoryMb: number;
   linkTtlSeconds: number;
   resultTtlSeconds: number;
   /**
@@ -183,6 +185,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     secretKey,
     workerConcurrency: readInteger(env, "OCTAVO_WORKER_CONCURRENCY", availableParallelism(), 1, 256),
     jobTimeoutSeconds: readInteger(env, "OCTAVO_JOB_TIMEOUT_SECONDS", 300, 1, 86_400),
+    sandboxMemoryMb: readInteger(env, "OCTAVO_SANDBOX_MEMORY_MB", 2048, 128, 65_536),
     linkTtlSeconds: readInteger(env, "OCTAVO_LINK_TTL_SECONDS", 900, 1, 604_800),
     resultTtlSeconds: readInteger(env, "OCTAVO_RESULT_TTL_SECONDS", 3600, 1, 2_592_000),
     jobLockSeconds: readInteger(env, "OCTAVO_JOB_LOCK_SECONDS", 30, 2, 3600),
@@ -216,6 +219,7 @@ export function unknownSettings(env: Env = process.env): string[] {
     "OCTAVO_SECRET_KEY",
     "OCTAVO_WORKER_CONCURRENCY",
     "OCTAVO_JOB_TIMEOUT_SECONDS",
+    "OCTAVO_SANDBOX_MEMORY_MB",
     "OCTAVO_LINK_TTL_SECONDS",
     "OCTAVO_RESULT_TTL_SECONDS",
     "OCTAVO_JOB_LOCK_SECONDS",

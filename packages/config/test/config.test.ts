@@ -19,6 +19,7 @@ describe("loadConfig", () => {
       redisUrl: undefined,
       storageUrl: `file://${join(dir, "storage")}`,
       jobTimeoutSeconds: 300,
+      sandboxMemoryMb: 2048,
       linkTtlSeconds: 900,
       resultTtlSeconds: 3600,
     });
@@ -38,6 +39,9 @@ describe("loadConfig", () => {
     expect(attempt({ OCTAVO_REDIS_URL: "http://x" })).toThrow(/OCTAVO_REDIS_URL: must start with redis:/);
     expect(attempt({ OCTAVO_SECRET_KEY: "short" })).toThrow(ConfigError);
     expect(attempt({ OCTAVO_LOG_LEVEL: "loud" })).toThrow(/OCTAVO_LOG_LEVEL/);
+    expect(attempt({ OCTAVO_SANDBOX_MEMORY_MB: "64" })).toThrow(
+      /OCTAVO_SANDBOX_MEMORY_MB: must be between 128/,
+    );
   });
 
   it("reads the fleet's S3 storage, download-link and health-port settings", () => {

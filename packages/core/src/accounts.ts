@@ -1,6 +1,6 @@
 import { type PlanId, plans } from "@octavo/contracts";
+import type { DatabaseHandle } from "@octavo/db";
 import {
-  type DatabaseHandle,
   findAccountByEmail,
   findAccountById,
   findApiKeyByHash,
@@ -13,7 +13,7 @@ import {
   rotateWebhookSecret,
   touchApiKey,
   updateAccountPlan,
-} from "@octavo/db";
+} from "@octavo/db/repositories";
 import {
   generateApiKey,
   generateWebhookSecret,

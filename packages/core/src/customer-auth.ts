@@ -1,15 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
 import { type Algorithm, hash, verify } from "@node-rs/argon2";
 import type { PlanId } from "@octavo/contracts";
+import type { DatabaseHandle } from "@octavo/db";
 import {
-  type DatabaseHandle,
   deleteDashboardSession,
   findAccountByEmail,
   findAccountById,
   findDashboardSession,
   insertDashboardSession,
   touchDashboardSession,
-} from "@octavo/db";
+} from "@octavo/db/repositories";
 import { type AccountService, isEmailAddress, isPlanId, normalizeEmail } from "./accounts.js";
 import { toIso } from "./time.js";
 

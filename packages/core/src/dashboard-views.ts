@@ -1,12 +1,6 @@
 import type { JobErrorCode, OperationId, Output, PlanId } from "@octavo/contracts";
-import {
-  creditsPerDay,
-  type Db,
-  type JobFileRow,
-  type JobStatus,
-  listJobsOfAccount,
-  listOutputsOfJobs,
-} from "@octavo/db";
+import type { Db, JobFileRow, JobStatus } from "@octavo/db";
+import { creditsPerDay, listJobsOfAccount, listOutputsOfJobs } from "@octavo/db/repositories";
 import type { DownloadLinks } from "./download-links.js";
 import { billingPeriodOf } from "./time.js";
 import { jobView } from "./views.js";

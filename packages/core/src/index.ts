@@ -38,8 +38,25 @@ export {
   type PresignGet,
 } from "./download-links.js";
 export { FileLinkSigner } from "./file-links.js";
-export { IDEMPOTENCY_RETENTION_MS, type IdempotencyOutcome, IdempotencyService } from "./idempotency.js";
-export { type CompletedWork, JobService, type NewJob, QuotaExceededError, type StoredFile } from "./jobs.js";
+export { Housekeeping } from "./housekeeping.js";
+export {
+  IDEMPOTENCY_RETENTION_MS,
+  IdempotencyConflictError,
+  type IdempotencyOutcome,
+  IdempotencyService,
+} from "./idempotency.js";
+export {
+  type AcceptedJob,
+  type CompletedWork,
+  type JobQueue,
+  JobService,
+  type NewJob,
+  type Outcome,
+  QuotaExceededError,
+  type Settled,
+  type StartedJob,
+  type StoredFile,
+} from "./jobs.js";
 export {
   API_KEY_PREFIX,
   generateApiKey,
@@ -52,5 +69,10 @@ export {
 export { type BillingPeriod, billingPeriodOf, newId, toIso } from "./time.js";
 export { type Usage, usageOf } from "./usage.js";
 export { jobView } from "./views.js";
-export { recordWebhookDelivery } from "./webhook-deliveries.js";
+export {
+  type AttemptRecord,
+  type PendingDelivery,
+  recordWebhookDelivery,
+  WebhookDeliveries,
+} from "./webhook-deliveries.js";
 export { webhookSignature } from "./webhook-signature.js";

@@ -1,21 +1,23 @@
 import { getOperation, type JobErrorCode, type OperationId, type PlanId, plans } from "@octavo/contracts";
+import type { DatabaseHandle, Db, JobFileRow, JobRow } from "@octavo/db";
 import {
-  type DatabaseHandle,
-  findAccountById,
-  findJob,
+  claimIdempotencyKey,
+  findJobFile,
+  findJobForAccount,
   finishJob,
   insertJob,
   insertJobFiles,
   insertLedgerEntry,
-  type JobFileRow,
-  type JobRow,
   listJobFiles,
-  markJobActive,
+  markJobFilesDeleted,
+  startJob,
   updateJobProgress,
-} from "@octavo/db";
+} from "@octavo/db/repositories";
 import { sql } from "kysely";
+import { IdempotencyConflictError } from "./idempotency.js";
 import { billingPeriodOf, newId, toIso } from "./time.js";
 import { usageOf } from "./usage.js";
+import { recordWebhookDelivery } from "./webhook-deliveries.js";
 
 export interface StoredFile {
   name: string;
@@ -32,6 +34,11 @@ export interface CompletedWork {
   report?: Record<string, unknown>;
 }
 
+/** Where accepted jobs go to be run: one queue per operation (@octavo/queue's JobProducer is one). */
+export interface JobQueue {
+  enqueue(operation: OperationId, jobId: string): Promise<void>;
+}
+
 export interface NewJob {
   /** Chosen before the upload, so inputs are stored under the job's own keys. */
   id: string;
@@ -41,6 +48,33 @@ export interface NewJob {
   options: Record<string, unknown>;
   webhookUrl: string | undefined;
   inputs: StoredFile[];
+  /**
+   * An Idempotency-Key, bound in the job's own transaction to the request's fingerprint and to the
+   * answer a retry with the same key gets.
+   */
+  idempotency?: { key: string; fingerprint: string; answer: { status: number; body: unknown } };
+}
+
+/** An accepted job; `queued` false: the queue did not take it, and the janitor will queue it again. */
+export interface AcceptedJob {
+  job: JobRow;
+  queued: boolean;
+}
+
+/** A job a worker has started: its row as it was when it started, and its input files. */
+export interface StartedJob {
+  job: JobRow;
+  inputs: JobFileRow[];
+}
+
+/** How a run ended. */
+export type Outcome =
+  | { status: "done"; outputs: StoredFile[]; work: CompletedWork }
+  | { status: "failed"; code: JobErrorCode; message: string };
+
+/** A job settled: its webhook delivery, when it asked for one, is recorded and waits to be sent. */
+export interface Settled {
+  deliveryId: string | undefined;
 }
 
 export class QuotaExceededError extends Error {
@@ -54,19 +88,42 @@ export class QuotaExceededError extends Error {
   }
 }
 
-/** The job lifecycle in the database: acceptance with a credit reservation, transitions, settlement. */
+/**
+ * A job's two transactions, and the reads around them. Accepting: the credit check, the reservation,
+ * the Idempotency-Key and the rows, in one transaction, then the queue. Settling: the final status, the
+ * outputs, the charge and the webhook delivery, in one transaction, so a crash cannot end a job without
+ * its charge or its webhook (the delivery row is the outbox the janitor sends from).
+ */
 export class JobService {
-  constructor(private readonly database: DatabaseHandle) {}
+  constructor(
+    private readonly database: DatabaseHandle,
+    private readonly queue: JobQueue,
+  ) {}
+
+  /** A cheap refusal before any upload is read; the authoritative check is `accept`'s. */
+  async checkCredits(
+    accountId: string,
+    plan: PlanId,
+    operation: OperationId,
+    now = new Date(),
+  ): Promise<void> {
+    if (plans[plan].overageUsdPer1000Credits !== null) return;
+    const needed = getOperation(operation).credits;
+    const usage = await usageOf(this.database.db, accountId, plan, now);
+    if (usage.creditsRemaining < needed)
+      throw new QuotaExceededError(usage.creditsRemaining, needed, usage.periodEnd);
+  }
 
   /**
-   * The job row and its credit reservation, in one transaction. On a Free plan the reservation is
+   * Records the job and its credit reservation, then queues it. On a Free plan the reservation is
    * checked against the month's allowance while the account row is locked (PostgreSQL) or the single
-   * writer holds the database (SQLite), so concurrent requests cannot overrun it.
+   * writer holds the database (SQLite), so concurrent requests cannot overrun it. A job whose enqueue
+   * fails stays queued in the database, and the janitor queues it again.
    */
-  async create(job: NewJob, now = new Date()): Promise<JobRow> {
+  async accept(job: NewJob, now = new Date()): Promise<AcceptedJob> {
     const credits = getOperation(job.operation).credits;
     const createdAt = toIso(now);
-    return this.database.db.transaction().execute(async (trx) => {
+    const row = await this.database.db.transaction().execute(async (trx) => {
       if (this.database.dialect === "postgres") {
         await sql`select id from accounts where id = ${job.accountId} for update`.execute(trx);
       }
@@ -75,12 +132,12 @@ export class JobService {
         if (usage.creditsRemaining < credits)
           throw new QuotaExceededError(usage.creditsRemaining, credits, usage.periodEnd);
       }
-      const row = {
+      const row: JobRow = {
         id: job.id,
         account_id: job.accountId,
         operation: job.operation,
         options: JSON.stringify(job.options),
-        status: "queued" as const,
+        status: "queued",
         progress: 0,
         credits,
         period_start: billingPeriodOf(now).start,
@@ -90,42 +147,55 @@ export class JobService {
         warnings: null,
         report: null,
         webhook_url: job.webhookUrl ?? null,
+        attempts: 0,
         created_at: createdAt,
         started_at: null,
         finished_at: null,
       };
-      await insertJob(
-        trx,
-        row,
-        job.inputs.map((input, position) => ({
-          id: newId(),
-          job_id: job.id,
-          role: "input" as const,
-          position,
-          name: input.name,
-          size: input.size,
-          content_type: input.contentType,
-          storage_key: input.storageKey,
-          deleted_at: null,
-          created_at: createdAt,
-        })),
-      );
-      return { ...row, attempts: 0 };
+      const { attempts: _, ...insertable } = row;
+      await insertJob(trx, insertable, filesOf(job.id, "input", job.inputs, createdAt));
+      if (job.idempotency) {
+        const claimed = await claimIdempotencyKey(trx, {
+          accountId: job.accountId,
+          key: job.idempotency.key,
+          fingerprint: job.idempotency.fingerprint,
+          status: job.idempotency.answer.status,
+          body: JSON.stringify(job.idempotency.answer.body),
+          now: createdAt,
+        });
+        // Another request with this key got there first: this one creates nothing.
+        if (!claimed) throw new IdempotencyConflictError(job.idempotency.key);
+      }
+      return row;
     });
+    const queued = await this.queue.enqueue(job.operation, job.id).then(
+      () => true,
+      () => false,
+    );
+    return { job: row, queued };
   }
 
-  find(jobId: string): Promise<JobRow | undefined> {
-    return findJob(this.database.db, jobId);
+  /** The job of this account, or undefined (unknown, or another account's: they look the same). */
+  findForAccount(jobId: string, accountId: string): Promise<JobRow | undefined> {
+    return findJobForAccount(this.database.db, jobId, accountId);
   }
 
   files(jobId: string, role: "input" | "output"): Promise<JobFileRow[]> {
     return listJobFiles(this.database.db, jobId, role);
   }
 
-  /** queued/active → active. Undefined when the job already ended (a late or duplicate delivery). */
-  async start(jobId: string, now = new Date()): Promise<{ job: JobRow; inputs: JobFileRow[] } | undefined> {
-    if (!(await markJobActive(this.database.db, jobId, toIso(now)))) return undefined;
-    const job = await findJob(this.database.db, jobId);
+  /** An output file by its id (signed download links name the file, not the job). */
+  async output(fileId: string): Promise<JobFileRow | undefined> {
+    const file = await findJobFile(this.database.db, fileId);
+    return file?.role === "output" ? file : undefined;
+  }
+
+  /**
+   * queued/active → active, the row read in the same statement. Undefined when the job already ended
+   * (a duplicate or late delivery).
+   */
+  async start(jobId: string, now = new Date()): Promise<StartedJob | undefined> {
+    const job = await startJob(this.database.db, jobId, toIso(now));
     if (!job) return undefined;
     return { job, inputs: await listJobFiles(this.database.db, jobId, "input") };
   }
@@ -134,67 +204,96 @@ export class JobService {
     await updateJobProgress(this.database.db, jobId, Math.max(0, Math.min(0.99, fraction)));
   }
 
-  /** active → done, the outputs recorded and the credits charged, all at most once. */
-  async complete(
-    jobId: string,
-    outputs: StoredFile[],
-    result: CompletedWork,
-    now = new Date(),
-  ): Promise<boolean> {
+  /**
+   * active → done or failed, at most once: the status, the outputs and the charge of a done job, and the
+   * webhook delivery the job asked for, all in one transaction. A job that had already ended (settled by
+   * another attempt) changes nothing and gives no delivery.
+   */
+  async settle(started: StartedJob, outcome: Outcome, now = new Date()): Promise<Settled | undefined> {
     const finishedAt = toIso(now);
     return this.database.db.transaction().execute(async (trx) => {
-      const changed = await finishJob(trx, jobId, {
-        status: "done",
-        finished_at: finishedAt,
-        progress: 1,
-        engine: result.engine,
-        warnings: result.warnings?.length ? JSON.stringify(result.warnings) : null,
-        report: result.report ? JSON.stringify(result.report) : null,
-      });
-      if (!changed) return false;
-      const job = await findJob(trx, jobId);
-      if (!job) return false;
-      await insertJobFiles(
-        trx,
-        outputs.map((output, position) => ({
+      const job =
+        outcome.status === "done"
+          ? await finishJob(trx, started.job.id, {
+              status: "done",
+              finished_at: finishedAt,
+              progress: 1,
+              engine: outcome.work.engine,
+              warnings: outcome.work.warnings?.length ? JSON.stringify(outcome.work.warnings) : null,
+              report: outcome.work.report ? JSON.stringify(outcome.work.report) : null,
+            })
+          : await finishJob(trx, started.job.id, {
+              status: "failed",
+              finished_at: finishedAt,
+              error_code: outcome.code,
+              error_message: outcome.message,
+            });
+      if (!job) return undefined;
+      if (outcome.status === "done") {
+        await insertJobFiles(trx, filesOf(job.id, "output", outcome.outputs, finishedAt));
+        await insertLedgerEntry(trx, {
           id: newId(),
-          job_id: jobId,
-          role: "output" as const,
-          position,
-          name: output.name,
-          size: output.size,
-          content_type: output.contentType,
-          storage_key: output.storageKey,
-          deleted_at: null,
+          account_id: job.account_id,
+          period_start: job.period_start,
+          kind: "charge",
+          amount: job.credits,
+          job_id: job.id,
+          reason: null,
           created_at: finishedAt,
-        })),
-      );
-      await insertLedgerEntry(trx, {
-        id: newId(),
-        account_id: job.account_id,
-        period_start: job.period_start,
-        kind: "charge",
-        amount: job.credits,
-        job_id: jobId,
-        reason: null,
-        created_at: finishedAt,
+        });
+      }
+      return { deliveryId: await deliveryFor(trx, job, now) };
+    });
+  }
+
+  /**
+   * queued/active → failed without a run to settle (a worker gave up, the janitor's deadline): the
+   * reservation is released, nothing is charged, and the webhook is recorded with it.
+   */
+  async fail(
+    jobId: string,
+    code: JobErrorCode,
+    message: string,
+    now = new Date(),
+  ): Promise<Settled | undefined> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const job = await finishJob(trx, jobId, {
+        status: "failed",
+        finished_at: toIso(now),
+        error_code: code,
+        error_message: message,
       });
-      return true;
+      return job ? { deliveryId: await deliveryFor(trx, job, now) } : undefined;
     });
   }
 
-  /** queued/active → failed; the reservation is released because nothing is charged. */
-  fail(jobId: string, code: JobErrorCode, message: string, now = new Date()): Promise<boolean> {
-    return finishJob(this.database.db, jobId, {
-      status: "failed",
-      finished_at: toIso(now),
-      error_code: code,
-      error_message: message,
-    });
+  /** The stored objects of these files were deleted (inputs after the run, outputs after the TTL). */
+  async filesDeleted(files: readonly JobFileRow[], now = new Date()): Promise<void> {
+    await markJobFilesDeleted(
+      this.database.db,
+      files.map((file) => file.id),
+      toIso(now),
+    );
   }
+}
 
-  async accountPlan(accountId: string): Promise<PlanId | undefined> {
-    const account = await findAccountById(this.database.db, accountId);
-    return account?.plan as PlanId | undefined;
-  }
+function filesOf(jobId: string, role: "input" | "output", files: readonly StoredFile[], createdAt: string) {
+  return files.map((file, position) => ({
+    id: newId(),
+    job_id: jobId,
+    role,
+    position,
+    name: file.name,
+    size: file.size,
+    content_type: file.contentType,
+    storage_key: file.storageKey,
+    deleted_at: null,
+    created_at: createdAt,
+  }));
+}
+
+/** The ended job's webhook delivery, recorded in the same transaction; undefined when it asked for none. */
+function deliveryFor(trx: Db, job: JobRow, now: Date): Promise<string | undefined> {
+  if (!job.webhook_url) return Promise.resolve(undefined);
+  return recordWebhookDelivery(trx, { jobId: job.id, accountId: job.account_id, url: job.webhook_url }, now);
 }

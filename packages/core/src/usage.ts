@@ -1,5 +1,6 @@
 import { type PlanId, plans } from "@octavo/contracts";
-import { type Db, ledgerTotals, reservedCredits } from "@octavo/db";
+import type { Db } from "@octavo/db";
+import { ledgerTotals, reservedCredits } from "@octavo/db/repositories";
 import { billingPeriodOf } from "./time.js";
 
 export interface Usage {

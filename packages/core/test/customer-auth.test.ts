@@ -1,11 +1,6 @@
 import { parseOptions } from "@node-rs/argon2";
-import {
-  createDatabase,
-  type DatabaseHandle,
-  findAccountByEmail,
-  findDashboardSession,
-  migrateToLatest,
-} from "@octavo/db";
+import { createDatabase, type DatabaseHandle, migrateToLatest } from "@octavo/db";
+import { findAccountByEmail, findDashboardSession } from "@octavo/db/repositories";
 import { createTestDatabase, type DatabaseKind, type TempResource } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

@@ -1,11 +1,6 @@
 import { getOperation, type OperationId } from "@octavo/contracts";
-import {
-  createDatabase,
-  type DatabaseHandle,
-  listJobFiles,
-  markJobFilesDeleted,
-  migrateToLatest,
-} from "@octavo/db";
+import { createDatabase, type DatabaseHandle, migrateToLatest } from "@octavo/db";
+import { listJobFiles, markJobFilesDeleted } from "@octavo/db/repositories";
 import { createTestDatabase, type DatabaseKind, type TempResource } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -40,7 +35,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard views on %s", (ki
     operation: OperationId = "merge",
   ): Promise<string> {
     const id = newId();
-    await jobs.create(
+    await jobs.accept(
       {
         id,
         accountId,
@@ -53,9 +48,15 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard views on %s", (ki
       new Date(createdAt),
     );
     if (!end) return id;
-    await jobs.start(id, new Date(end.startedAt));
+    const started = await jobs.start(id, new Date(end.startedAt));
+    if (!started) throw new Error(`job ${id} did not start`);
     if (end.status === "failed") {
-      await jobs.fail(id, "password_required", "The PDF is encrypted.", new Date(end.finishedAt));
+      const failure = {
+        status: "failed",
+        code: "password_required",
+        message: "The PDF is encrypted.",
+      } as const;
+      await jobs.settle(started, failure, new Date(end.finishedAt));
     } else {
       const outputs = Array.from({ length: end.outputs ?? 1 }, (_, position) => ({
         name: `out-${position}.pdf`,
@@ -63,7 +64,11 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard views on %s", (ki
         contentType: "application/pdf",
         storageKey: `jobs/${id}/out/${position}`,
       }));
-      await jobs.complete(id, outputs, { engine: "test" }, new Date(end.finishedAt));
+      await jobs.settle(
+        started,
+        { status: "done", outputs, work: { engine: "test" } },
+        new Date(end.finishedAt),
+      );
     }
     return id;
   }
@@ -73,7 +78,8 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard views on %s", (ki
     handle = createDatabase(resource.url);
     await migrateToLatest(handle);
     accounts = new AccountService(handle, secretKey);
-    jobs = new JobService(handle);
+    // The queue is not under test here: accepted jobs are only recorded.
+    jobs = new JobService(handle, { enqueue: async () => undefined });
     mine = (await accounts.createAccount("mine@example.com", "business", new Date("2026-10-01T00:00:00Z")))
       .accountId;
     theirs = (

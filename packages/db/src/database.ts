@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
+import { Kysely, type LogEvent, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
 import { Migrator } from "kysely/migration";
 import pg from "pg";
 import { migrationProvider } from "./migrations/index.js";
@@ -21,10 +21,18 @@ export interface DatabaseHandle {
  * `sqlite:<path>` (the single-machine default) or a `postgres://` URL (a fleet). Nothing else in the
  * code base knows which one is behind the handle.
  */
-export function createDatabase(
-  url: string,
-  options: { onIdleClientError?: (error: Error) => void } = {},
-): DatabaseHandle {
+export interface DatabaseOptions {
+  onIdleClientError?: (error: Error) => void;
+  /** Called with every statement's SQL, once it has run (tests count statements with it). */
+  onQuery?: (sql: string) => void;
+}
+
+export function createDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
+  const log = options.onQuery
+    ? (event: LogEvent) => {
+        if (event.level === "query") options.onQuery?.(event.query.sql);
+      }
+    : undefined;
   if (url.startsWith("sqlite:")) {
     const path = url.slice("sqlite:".length);
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -34,7 +42,7 @@ export function createDatabase(
     database.pragma("synchronous = NORMAL");
     database.pragma("busy_timeout = 5000");
     database.pragma("foreign_keys = ON");
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), ...(log ? { log } : {}) });
     return { db, dialect: "sqlite", close: () => db.destroy() };
   }
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
@@ -42,7 +50,7 @@ export function createDatabase(
     // An idle connection that the server closes (restart, failover, admin command) is reported here;
     // the pool drops it and opens a new one on demand. Unhandled, it would crash the process.
     pool.on("error", (error) => options.onIdleClientError?.(error));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
     return { db, dialect: "postgres", close: () => db.destroy() };
   }
   throw new Error("database URL must start with sqlite: or postgres://");

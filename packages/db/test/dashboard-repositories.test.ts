@@ -1,10 +1,10 @@
 import { createTestDatabase, type DatabaseKind, type TempResource } from "@octavo/testing";
 import { Migrator } from "kysely/migration";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase, type DatabaseHandle, migrateToLatest } from "../src/index.js";
+import { migrationProvider } from "../src/migrations/index.js";
 import {
-  createDatabase,
   creditsPerDay,
-  type DatabaseHandle,
   deleteDashboardSession,
   deleteDashboardSessionsExpiredBefore,
   findAccountById,
@@ -20,12 +20,10 @@ import {
   listOutputsOfJobs,
   listWebhookAttemptsOfDeliveries,
   listWebhookDeliveriesOfAccount,
-  migrateToLatest,
   recordWebhookAttempt,
   setAccountPasswordHash,
   touchDashboardSession,
-} from "../src/index.js";
-import { migrationProvider } from "../src/migrations/index.js";
+} from "../src/repositories/index.js";
 
 const period = "2026-11-01T00:00:00.000Z";
 

@@ -1,10 +1,8 @@
 import { createTestDatabase, type DatabaseKind, type TempResource } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase, type DatabaseHandle, migrateToLatest, pingDatabase } from "../src/index.js";
 import {
   claimIdempotencyKey,
-  completeIdempotencyKey,
-  createDatabase,
-  type DatabaseHandle,
   deleteIdempotencyKeysBefore,
   deleteWebhookDeliveriesFinishedBefore,
   findApiKeyByHash,
@@ -18,13 +16,11 @@ import {
   insertWebhookDelivery,
   ledgerTotals,
   listJobFiles,
-  markJobActive,
-  migrateToLatest,
-  pingDatabase,
   recordWebhookAttempt,
   reservedCredits,
   revokeApiKey,
-} from "../src/index.js";
+  startJob,
+} from "../src/repositories/index.js";
 
 const now = "2026-11-23T10:00:00.000Z";
 const period = "2026-11-01T00:00:00.000Z";
@@ -114,17 +110,18 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
       ],
     );
     expect(await reservedCredits(handle.db, "a1", period)).toBe(3);
-    expect(await markJobActive(handle.db, "j1", now)).toBe(true);
-    expect(await markJobActive(handle.db, "j1", "2026-11-23T10:00:05.000Z")).toBe(true); // re-delivery
-    const active = await findJob(handle.db, "j1");
-    expect(active?.attempts).toBe(2);
+    expect(await startJob(handle.db, "j1", now)).toMatchObject({ status: "active", attempts: 1 });
+    // Re-delivered: the row as it now is, read by the same statement.
+    const active = await startJob(handle.db, "j1", "2026-11-23T10:00:05.000Z");
+    expect(active).toMatchObject({ status: "active", attempts: 2, options: "{}" });
     expect(active?.started_at).toBe(now); // the first start is kept
 
-    expect(await finishJob(handle.db, "j1", { status: "done", finished_at: now, progress: 1 })).toBe(true);
-    expect(await finishJob(handle.db, "j1", { status: "failed", finished_at: now })).toBe(false);
+    const done = await finishJob(handle.db, "j1", { status: "done", finished_at: now, progress: 1 });
+    expect(done).toMatchObject({ status: "done", progress: 1, account_id: "a1" });
+    expect(await finishJob(handle.db, "j1", { status: "failed", finished_at: now })).toBeUndefined();
     expect((await findJob(handle.db, "j1"))?.status).toBe("done");
     expect(await reservedCredits(handle.db, "a1", period)).toBe(0);
-    expect(await markJobActive(handle.db, "j1", now)).toBe(false);
+    expect(await startJob(handle.db, "j1", now)).toBeUndefined();
     expect((await listJobFiles(handle.db, "j1", "input")).map((file) => file.name)).toEqual(["a.pdf"]);
   });
 
@@ -179,11 +176,13 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
   });
 
   it("lets exactly one request claim an idempotency key, and prunes old keys", async () => {
+    const claim = { accountId: "a1", key: "key-1", fingerprint: "fp", status: 202, now };
     const claims = await Promise.all(
-      Array.from({ length: 5 }, () => claimIdempotencyKey(handle.db, "a1", "key-1", "fp", now)),
+      Array.from({ length: 5 }, (_, index) =>
+        claimIdempotencyKey(handle.db, { ...claim, body: `{"id":"j${index}"}` }),
+      ),
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
-    await completeIdempotencyKey(handle.db, "a1", "key-1", 202, '{"id":"j"}');
     expect(await findIdempotencyKey(handle.db, "a1", "key-1")).toMatchObject({
       status: "done",
       response_status: 202,

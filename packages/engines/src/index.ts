@@ -1,4 +1,4 @@
-import { loadMupdf } from "./mupdf/load.js";
+import { loadMupdf } from "@octavo/mupdf";
 
 export { doctor, type EngineComponent, type Probe, probeProgram } from "./doctor.js";
 export { type JobErrorCode, JobFailure } from "./errors.js";

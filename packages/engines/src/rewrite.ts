@@ -1,6 +1,6 @@
+import { drainMupdfLog } from "@octavo/mupdf";
 import { detailOf, JobFailure, stoppedFailure } from "./errors.js";
 import { countPages, withPdf } from "./mupdf/document.js";
-import { drainMupdfLog } from "./mupdf/load.js";
 import { outlineLoops } from "./mupdf/outline-cycles.js";
 import { type QpdfOutcome, qpdf } from "./qpdf.js";
 import { run } from "./run.js";

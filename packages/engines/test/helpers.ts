@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import * as mupdf from "mupdf";
+import type { Mupdf } from "@octavo/mupdf";
+import { loadMupdf } from "@octavo/mupdf";
 import { afterAll } from "vitest";
 import { type EngineContext, type EngineInput, JobFailure } from "../src/index.js";
 
@@ -13,8 +14,6 @@ const execFileAsync = promisify(execFile);
 /** The repository root; CI clones the repo with ../shared beside it. */
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 export const corpusDir = join(repoRoot, "..", "shared", "corpus");
-
-mupdf.setLog(null);
 
 export function corpus(relative: string, name?: string): EngineInput {
   return { path: join(corpusDir, relative), name: name ?? relative.split("/").pop() ?? relative };
@@ -107,7 +106,8 @@ export async function textChars(path: string): Promise<number> {
   return result.stdout.replace(/\s+/g, "").length;
 }
 
-export async function openWithMupdf(path: string): Promise<mupdf.PDFDocument> {
+export async function openWithMupdf(path: string): Promise<Mupdf.PDFDocument> {
+  const mupdf = await loadMupdf();
   return new mupdf.PDFDocument(await readFile(path));
 }
 
@@ -118,9 +118,9 @@ export interface FlatBookmark {
 }
 
 /** The outline flattened in reading order, with each item's 0-based target page (-1: none). */
-export function flatOutline(doc: mupdf.PDFDocument): FlatBookmark[] {
+export function flatOutline(doc: Mupdf.PDFDocument): FlatBookmark[] {
   const flat: FlatBookmark[] = [];
-  const walk = (items: NonNullable<ReturnType<mupdf.PDFDocument["loadOutline"]>>, depth: number): void => {
+  const walk = (items: NonNullable<ReturnType<Mupdf.PDFDocument["loadOutline"]>>, depth: number): void => {
     for (const item of items) {
       flat.push({ depth, title: item.title, page: item.page ?? -1 });
       walk(item.down ?? [], depth + 1);

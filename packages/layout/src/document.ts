@@ -1,4 +1,4 @@
-import type * as mupdf from "mupdf";
+import type { Mupdf as mupdf } from "@octavo/mupdf";
 import { type AnalyzeOptions, analyzePage } from "./page.js";
 import type { DocumentLayout, PageLayout } from "./types.js";
 

@@ -1,4 +1,4 @@
-import type * as mupdf from "mupdf";
+import type { Mupdf as mupdf } from "@octavo/mupdf";
 import { type FontFacts, fontStyle } from "./fonts.js";
 import type { Box, FontStyle } from "./types.js";
 import { pageStructuredText } from "./widgets.js";

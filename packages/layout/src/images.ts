@@ -1,4 +1,5 @@
-import * as mupdf from "mupdf";
+import type { Mupdf } from "@octavo/mupdf";
+import { currentMupdf } from "@octavo/mupdf";
 import { roundBox } from "./geometry.js";
 import type { RawImage } from "./glyphs.js";
 import type { ImageBlock } from "./types.js";
@@ -8,7 +9,8 @@ const minSide = 4;
 /** Decoding a larger image would need hundreds of megabytes; such images are re-rendered instead. */
 const maxPixels = 16_000_000;
 
-function encode(pixmap: mupdf.Pixmap): { data: Uint8Array; width: number; height: number } {
+function encode(pixmap: Mupdf.Pixmap): { data: Uint8Array; width: number; height: number } {
+  const mupdf = currentMupdf();
   const n = pixmap.getNumberOfComponents();
   let usable = pixmap;
   // PNG holds grey or RGB; CMYK, Lab and the like go to RGB first.
@@ -21,16 +23,17 @@ function encode(pixmap: mupdf.Pixmap): { data: Uint8Array; width: number; height
 }
 
 /** Renders the page area under an oversized image at a resolution that fits the pixel budget. */
-function renderArea(page: mupdf.Page, box: ImageBlock["box"]): mupdf.Pixmap {
+function renderArea(page: Mupdf.Page, box: ImageBlock["box"]): Mupdf.Pixmap {
   const w = box.x1 - box.x0;
   const h = box.y1 - box.y0;
   const scale = Math.min(4, Math.sqrt(maxPixels / Math.max(1, w * h)));
-  const bbox: mupdf.Rect = [
+  const bbox: Mupdf.Rect = [
     Math.floor(box.x0 * scale),
     Math.floor(box.y0 * scale),
     Math.ceil(box.x1 * scale),
     Math.ceil(box.y1 * scale),
   ];
+  const mupdf = currentMupdf();
   const pixmap = new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, bbox, false);
   pixmap.clear(255);
   const device = new mupdf.DrawDevice(mupdf.Matrix.scale(scale, scale), pixmap);
@@ -43,7 +46,7 @@ function renderArea(page: mupdf.Page, box: ImageBlock["box"]): mupdf.Pixmap {
   return pixmap;
 }
 
-export function imageBlocks(page: mupdf.Page, raws: RawImage[]): ImageBlock[] {
+export function imageBlocks(page: Mupdf.Page, raws: RawImage[]): ImageBlock[] {
   const out: ImageBlock[] = [];
   for (const { box, image } of raws) {
     try {

@@ -1,4 +1,4 @@
-import type * as mupdf from "mupdf";
+import type { Mupdf as mupdf } from "@octavo/mupdf";
 import { isEmptyBox, roundBox, unionBoxes } from "./geometry.js";
 import { type Glyph, isBlank, readGlyphs } from "./glyphs.js";
 import { imageBlocks } from "./images.js";

@@ -1,4 +1,4 @@
-import type * as mupdf from "mupdf";
+import type { Mupdf as mupdf } from "@octavo/mupdf";
 import type { Glyph } from "./glyphs.js";
 import { type LatticeGrid, latticeGrids } from "./lattice.js";
 import { splitUnruledRows } from "./row-split.js";

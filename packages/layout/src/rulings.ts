@@ -1,4 +1,5 @@
-import * as mupdf from "mupdf";
+import type { Mupdf } from "@octavo/mupdf";
+import { currentMupdf } from "@octavo/mupdf";
 
 /** A horizontal (y0 = y1) or vertical (x0 = x1) line segment drawn on the page. */
 export interface Segment {
@@ -24,7 +25,7 @@ type Point = [number, number];
 const maxThickness = 3;
 const minLength = 2;
 
-function transform(m: mupdf.Matrix, x: number, y: number): Point {
+function transform(m: Mupdf.Matrix, x: number, y: number): Point {
   return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
 }
 
@@ -34,7 +35,7 @@ function isWhite(color: number[]): boolean {
 }
 
 /** Each subpath as a polyline in page space; curves that are nearly straight count as lines. */
-function polylines(path: mupdf.Path, ctm: mupdf.Matrix): { points: Point[]; closed: boolean }[] {
+function polylines(path: Mupdf.Path, ctm: Mupdf.Matrix): { points: Point[]; closed: boolean }[] {
   const out: { points: Point[]; closed: boolean }[] = [];
   let current: { points: Point[]; closed: boolean } | undefined;
   path.walk({
@@ -92,13 +93,14 @@ function addFilledShape(out: PageRulings, points: Point[]): void {
 }
 
 /** Collects the page's horizontal and vertical rulings from stroked lines and thin filled boxes. */
-export function collectRulings(page: mupdf.Page): PageRulings {
+export function collectRulings(page: Mupdf.Page): PageRulings {
   const out: PageRulings = {
     lines: { horizontal: [], vertical: [] },
     boxEdges: { horizontal: [], vertical: [] },
   };
   const bounds = page.getBounds();
   const pageArea = (bounds[2] - bounds[0]) * (bounds[3] - bounds[1]);
+  const mupdf = currentMupdf();
   const device = new mupdf.Device({
     fillPath(path, _evenOdd, ctm, _colorspace, color) {
       if (!isWhite(color)) {

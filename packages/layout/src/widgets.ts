@@ -1,12 +1,13 @@
-import * as mupdf from "mupdf";
+import type { Mupdf } from "@octavo/mupdf";
+import { currentMupdf } from "@octavo/mupdf";
 
 /**
  * The form field widgets MuPDF should draw into the text. An unsigned signature field without an
  * appearance of its own is left out: MuPDF would draw its own "SIGN" placeholder there, text that no
  * other viewer shows.
  */
-function drawnWidgets(page: mupdf.Page): mupdf.PDFWidget[] {
-  const pdfPage = page as Partial<mupdf.PDFPage>;
+function drawnWidgets(page: Mupdf.Page): Mupdf.PDFWidget[] {
+  const pdfPage = page as Partial<Mupdf.PDFPage>;
   try {
     const widgets = pdfPage.getWidgets?.() ?? [];
     return widgets.filter((w) => w.getFieldType() !== "signature" || !w.getObject().get("AP").isNull());
@@ -29,10 +30,11 @@ function drawnWidgets(page: mupdf.Page): mupdf.PDFWidget[] {
  *
  * Without widgets, the page's own structured text is used, unchanged.
  */
-export function pageStructuredText(page: mupdf.Page, options: string): mupdf.StructuredText {
+export function pageStructuredText(page: Mupdf.Page, options: string): Mupdf.StructuredText {
   const widgets = drawnWidgets(page);
   if (!widgets.length) return page.toStructuredText(options);
   // The identity matrix gives page space, as `toStructuredText` does: MuPDF applies /Rotate itself.
+  const mupdf = currentMupdf();
   const list = new mupdf.DisplayList(page.getBounds());
   try {
     const device = new mupdf.DisplayListDevice(list);

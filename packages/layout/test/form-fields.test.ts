@@ -1,11 +1,14 @@
 // Filled-in form fields: their values live in widget appearances, not in the page contents, and must
 // reach the layout once, where a viewer shows them, checked against pdftotext on real forms.
 import { readFileSync } from "node:fs";
+import type { Mupdf } from "@octavo/mupdf";
+import { loadMupdf } from "@octavo/mupdf";
 import { corpusPath } from "@octavo/testing";
-import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { analyzeDocument } from "../src/index.js";
 import { layoutText, pdftotext, recall, wordsOf } from "./words.js";
+
+const mupdf = await loadMupdf();
 
 interface Read {
   /** The layout's text of the page. */
@@ -20,7 +23,7 @@ function read(file: string, index: number): Read {
   const path = corpusPath(file);
   const doc = mupdf.Document.openDocument(readFileSync(path), "application/pdf");
   try {
-    const page = doc.loadPage(index) as mupdf.PDFPage;
+    const page = doc.loadPage(index) as Mupdf.PDFPage;
     const values = page
       .getWidgets()
       .filter((w) => w.isText() || w.isChoice())

@@ -1,11 +1,14 @@
 import { readFileSync } from "node:fs";
+import type { Mupdf } from "@octavo/mupdf";
+import { loadMupdf } from "@octavo/mupdf";
 import { corpusPath } from "@octavo/testing";
-import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { analyzeDocument, type ImageBlock, type PageLayout, tablesOf, tableToGrid } from "../src/index.js";
 import { lineText } from "../src/lines.js";
 
-function open(file: string): mupdf.Document {
+const mupdf = await loadMupdf();
+
+function open(file: string): Mupdf.Document {
   return mupdf.Document.openDocument(readFileSync(corpusPath(file)), "application/pdf");
 }
 

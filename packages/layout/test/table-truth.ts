@@ -9,6 +9,8 @@ export interface TruthTable {
   pdf: string;
   csv: string;
   kind: TableKind;
+  /** Another tool's output (camelot's reference CSVs) rather than independent ground truth. */
+  toolOutput: boolean;
   /** Zero-based page the truth covers. */
   page: number;
   /** The area the truth covers, when the notes restrict it. */
@@ -77,6 +79,7 @@ export function truthTables(
         pdf: entry.path,
         csv,
         kind: kindOf(entry.notes),
+        toolOutput: /not independent ground truth/i.test(own),
         page,
         rows: parseCsv(readFileSync(corpusPath(csv), "utf8")),
       };

@@ -1,13 +1,16 @@
 import { readFileSync } from "node:fs";
+import type { Mupdf } from "@octavo/mupdf";
+import { loadMupdf } from "@octavo/mupdf";
 import { corpusPath } from "@octavo/testing";
-import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { analyzeDocument, type PageLayout, tablesOf } from "../src/index.js";
 import { bestScore, normaliseCell, type Score } from "./table-score.js";
 import { type TableKind, type TruthTable, truthTables } from "./table-truth.js";
 
-const docs = new Map<string, mupdf.Document>();
-function open(pdf: string): mupdf.Document {
+const mupdf = await loadMupdf();
+
+const docs = new Map<string, Mupdf.Document>();
+function open(pdf: string): Mupdf.Document {
   let doc = docs.get(pdf);
   if (!doc) {
     doc = mupdf.Document.openDocument(readFileSync(corpusPath(pdf)), "application/pdf");
@@ -79,8 +82,13 @@ function report(kind: TableKind, rows: Row[]): Score {
 describe("tables against the corpus's ground truth (cell-content F1)", () => {
   const listed = truthTables(pageSize);
   const truths = listed.filter((t) => truthPresence(t) >= 0.5);
-  const absent = listed.filter((t) => !truths.includes(t)).map((t) => `${t.csv} (for ${t.pdf})`);
-  console.log(`truth CSVs whose text is not on their page, left out: ${absent.join(", ") || "none"}`);
+  const left = listed.filter((t) => !truths.includes(t));
+  console.log(
+    `truth CSVs whose text is not on their page, left out: ${left.map((t) => `${t.csv} (for ${t.pdf})`).join(", ") || "none"}`,
+  );
+  // Another tool's output may carry that tool's artefacts (camelot doubles overprinted text); an
+  // independent truth whose text is missing from its page points to a mistake in the corpus.
+  const absent = left.filter((t) => !t.toolOutput);
   const scored: Row[] = truths.map((truth) => ({
     truth,
     ...bestScore(tablesOf(layoutOf(truth.pdf, truth.page)), truth.rows, truth.area),

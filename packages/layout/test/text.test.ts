@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
+import { loadMupdf } from "@octavo/mupdf";
 import { corpusPath, readManifest } from "@octavo/testing";
-import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { analyzeDocument, type DocumentLayout, type Paragraph } from "../src/index.js";
 import { layoutText, pdftotext, recall, wordsOf } from "./words.js";
+
+const mupdf = await loadMupdf();
 
 /** Born-digital files of varied kinds, with the (zero-based) pages read. */
 const samples: { file: string; pages: number[] }[] = [

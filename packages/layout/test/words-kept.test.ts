@@ -1,10 +1,12 @@
 // Words the layout used to break, each on the page of a real file where it happened: an index joined to
 // its letter, an Arabic lam-alef ligature in reading order, cells' words kept apart and kept whole.
 import { readFileSync } from "node:fs";
+import { loadMupdf } from "@octavo/mupdf";
 import { corpusPath } from "@octavo/testing";
-import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { analyzeDocument, type PageLayout, type Paragraph } from "../src/index.js";
+
+const mupdf = await loadMupdf();
 
 function page(file: string, index: number): PageLayout {
   const doc = mupdf.Document.openDocument(readFileSync(corpusPath(file)), "application/pdf");

@@ -1,6 +1,6 @@
 import { type EngineContext, JobFailure } from "@octavo/engines";
 import { analyzeDocument, type Box, type PageLayout } from "@octavo/layout";
-import type * as mupdf from "mupdf";
+import type { Mupdf as mupdf } from "@octavo/mupdf";
 
 export interface PageOptions {
   /** Extract images (Word needs them; PowerPoint renders them into the background instead). */

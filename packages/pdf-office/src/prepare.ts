@@ -7,12 +7,13 @@ import {
   JobFailure,
   openSource,
 } from "@octavo/engines";
+import type { Mupdf } from "@octavo/mupdf";
+import { loadMupdf } from "@octavo/mupdf";
 import { ocr } from "@octavo/ocr";
-import * as mupdf from "mupdf";
 
 /** The PDF the writers read: the checked input, or its OCRed copy when some pages were scans. */
 export interface PreparedPdf {
-  doc: mupdf.PDFDocument;
+  doc: Mupdf.PDFDocument;
   /** The file `doc` was opened from. */
   path: string;
   pages: number;
@@ -40,6 +41,7 @@ export async function preparePdf(
   await mkdir(sourceDir);
   const source = await openSource(input, sourceDir, ctx.signal);
   const warnings = [...source.warnings];
+  const mupdf = await loadMupdf();
   let doc = new mupdf.PDFDocument(await readFile(source.path));
   const scanned = scannedPages(doc, ctx.signal);
   if (scanned.length === 0)
@@ -84,7 +86,7 @@ export async function preparePdf(
 }
 
 /** Zero-based pages that have no text but an image over most of the page: scans waiting for OCR. */
-function scannedPages(doc: mupdf.PDFDocument, signal: AbortSignal | undefined): number[] {
+function scannedPages(doc: Mupdf.PDFDocument, signal: AbortSignal | undefined): number[] {
   const found: number[] = [];
   const count = doc.countPages();
   for (let index = 0; index < count; index += 1) {

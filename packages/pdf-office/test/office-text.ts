@@ -79,8 +79,9 @@ export interface BornDigital {
 const scanNotes = /image-only|needs OCR|sandwich|\bOCRed\b/i;
 
 /**
- * Every PDF of general/ and tables/ except scans (by their MANIFEST notes) and files in which pdftotext
- * finds no word (nothing to recall).
+ * Every PDF of general/ and tables/ except scans (by their MANIFEST notes), encrypted files (every
+ * operation but unlock answers password_required, as the spec says, even when only an owner password
+ * is set), and files in which pdftotext finds no word (nothing to recall).
  */
 export function bornDigitalCorpus(): { files: BornDigital[]; skipped: string[] } {
   const files: BornDigital[] = [];
@@ -89,6 +90,10 @@ export function bornDigitalCorpus(): { files: BornDigital[]; skipped: string[] }
     if (!/^(general|tables)\/[^/]+\.pdf$/.test(entry.path)) continue;
     if (["encrypted", "broken", "scanned"].includes(entry.category) || scanNotes.test(entry.notes)) {
       skipped.push(`${entry.path} (scan)`);
+      continue;
+    }
+    if (spawnSync("qpdf", ["--is-encrypted", corpusPath(entry.path)]).status === 0) {
+      skipped.push(`${entry.path} (encrypted)`);
       continue;
     }
     const reference = pdftotext(corpusPath(entry.path));

@@ -5,7 +5,9 @@
 //   node tables-child.mjs <path>
 import { readFileSync } from "node:fs";
 import { analyzeDocument, tablesOf, tableToGrid } from "@octavo/layout";
-import * as mupdf from "mupdf";
+import { loadMupdf } from "@octavo/mupdf";
+
+const mupdf = await loadMupdf();
 
 const [path] = process.argv.slice(2);
 const doc = new mupdf.PDFDocument(readFileSync(path));

@@ -1,27 +1,10 @@
 import { readFile } from "node:fs/promises";
-import { preloadEngines } from "@octavo/engines";
-import type * as Mupdf from "mupdf";
+import type { Mupdf } from "@octavo/mupdf";
+import { currentMupdf, loadMupdf, type MupdfModule } from "@octavo/mupdf";
 
-export type MupdfModule = typeof Mupdf;
+export { loadMupdf, type MupdfModule };
 export type PdfDocument = Mupdf.PDFDocument;
 export type PdfObject = Mupdf.PDFObject;
-
-let loading: Promise<MupdfModule> | undefined;
-let loaded: MupdfModule | undefined;
-
-/**
- * MuPDF.js, loaded once. @octavo/engines loads it first so its log capture is installed (MuPDF prints a
- * line per broken stream); both packages get the same module instance.
- */
-export function loadMupdf(): Promise<MupdfModule> {
-  loading ??= preloadEngines()
-    .then(() => import("mupdf"))
-    .then((mupdf) => {
-      loaded = mupdf;
-      return mupdf;
-    });
-  return loading;
-}
 
 /** Runs `use` on the opened PDF and frees the WASM memory afterwards. Throws when MuPDF cannot open it. */
 export async function withPdf<T>(path: string, use: (doc: PdfDocument, mupdf: MupdfModule) => T): Promise<T> {
@@ -131,8 +114,7 @@ export function field(obj: PdfObject, ...path: (string | number)[]): PdfObject {
 }
 
 function nullObject(): PdfObject {
-  if (loaded === undefined) throw new Error("MuPDF is not loaded");
-  return loaded.PDFObject.Null;
+  return currentMupdf().PDFObject.Null;
 }
 
 /** Deletes an annotation and the pop-up window that belongs to it. */

@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises";
-import type * as Mupdf from "mupdf";
+import type { Mupdf } from "@octavo/mupdf";
 import type { PdfALevel } from "./levels.js";
 import {
   deleteAnnotation,

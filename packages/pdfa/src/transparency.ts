@@ -1,5 +1,5 @@
 import { forgetBorrowed } from "@octavo/engines";
-import type * as Mupdf from "mupdf";
+import type { Mupdf } from "@octavo/mupdf";
 import {
   deleteAnnotation,
   forEachDictionary,

@@ -1,6 +1,5 @@
 import { pipeline } from "node:stream/promises";
 import { ApiError } from "@octavo/contracts";
-import { findJobFile } from "@octavo/db";
 import { create as contentDisposition } from "content-disposition";
 import { Router } from "express";
 import type { ApiContext } from "../context.js";
@@ -25,8 +24,8 @@ export function filesRouter(ctx: ApiContext): Router {
         "Links last 15 minutes; read the job again (GET /v1/jobs/{id}) for a fresh one.",
       );
     }
-    const file = await findJobFile(ctx.database.db, fileId);
-    if (file?.role !== "output") throw new ApiError("not_found", "There is no such file.", "");
+    const file = await ctx.jobs.output(fileId);
+    if (!file) throw new ApiError("not_found", "There is no such file.", "");
     if (file.deleted_at) {
       throw new ApiError(
         "result_expired",

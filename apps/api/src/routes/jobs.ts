@@ -1,7 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { ApiError } from "@octavo/contracts";
 import { jobView } from "@octavo/core";
-import { findJobForAccount, type JobRow } from "@octavo/db";
+import type { JobRow } from "@octavo/db";
 import { type Request, Router } from "express";
 import type { ApiContext } from "../context.js";
 import { accountIdOf } from "../middleware/authenticate.js";
@@ -34,9 +34,7 @@ export function jobsRouter(ctx: ApiContext): Router {
     const accountId = accountIdOf(res.locals);
     const wait = waitSeconds(req);
     const load = () =>
-      UUID.test(jobId)
-        ? findJobForAccount(ctx.database.db, jobId.toLowerCase(), accountId)
-        : Promise.resolve(undefined);
+      UUID.test(jobId) ? ctx.jobs.findForAccount(jobId.toLowerCase(), accountId) : Promise.resolve(undefined);
     // An unknown id, a malformed id and another account's job all look the same from outside.
     let job = await load();
     if (!job) throw new ApiError("not_found", "There is no job with this id.", `job_id: ${jobId}`);

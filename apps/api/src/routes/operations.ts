@@ -1,29 +1,24 @@
-import { ApiError, type OperationSpec, operations, plans, validateOptions } from "@octavo/contracts";
-import { newId, QuotaExceededError, type StoredFile, usageOf } from "@octavo/core";
+import { ApiError, type OperationSpec, operations, plans } from "@octavo/contracts";
+import { IdempotencyConflictError, newId, QuotaExceededError } from "@octavo/core";
 import { type Request, type Response, Router } from "express";
 import type { ApiContext } from "../context.js";
 import { accountIdOf, planOf } from "../middleware/authenticate.js";
-import { checkFileCount, checkFileNames } from "../uploads/file-rules.js";
-import { beginIdempotentRequest, type IdempotencyClaim } from "../uploads/idempotent-request.js";
+import { admit } from "../uploads/admission.js";
+import { type IdempotentRequest, idempotencyOf, replayed } from "../uploads/idempotent-request.js";
 import { InputSession } from "../uploads/input-session.js";
 import { parseOperationRequest } from "../uploads/parse-operation-request.js";
 
-function quotaError(needed: number, remaining: number, periodEnd: string): ApiError {
+function quotaError(error: QuotaExceededError): ApiError {
   return new ApiError(
     "quota_exceeded",
     "Your Free plan's credits for this month are used up.",
-    `This job needs ${needed} credits and ${remaining} remain until ${periodEnd}.`,
+    `This job needs ${error.needed} credits and ${error.remaining} remain until ${error.periodEnd}.`,
   );
 }
 
-function unavailable(res: Response, message: string, detail: string, retryAfterSeconds: number): ApiError {
-  res.setHeader("Retry-After", String(retryAfterSeconds));
-  return new ApiError("unavailable", message, detail);
-}
-
 /**
- * POST /v1/<operation>: read and validate the whole request, store the uploads and download the URL
- * inputs, commit the job row with its credit reservation, and only then enqueue the job id. Anything
+ * POST /v1/<operation>: read the request and store its uploads, admit it (options, inputs, the
+ * service's state), then let core accept the job (credits, Idempotency-Key, rows, queue). Anything
  * refused on the way leaves nothing behind.
  */
 async function createJob(
@@ -34,103 +29,49 @@ async function createJob(
 ): Promise<void> {
   const accountId = accountIdOf(res.locals);
   const plan = planOf(res.locals);
-  const limits = plans[plan];
-  if (limits.overageUsdPer1000Credits === null) {
-    // Cheap early answer before reading any upload; the authoritative check is in the job's transaction.
-    const usage = await usageOf(ctx.database.db, accountId, plan, new Date());
-    if (usage.creditsRemaining < operation.credits)
-      throw quotaError(operation.credits, usage.creditsRemaining, usage.periodEnd);
-  }
-
   const session = new InputSession(ctx.store, newId());
-  let claim: IdempotencyClaim | undefined;
+  let claim: IdempotentRequest | undefined;
   try {
-    const request = await parseOperationRequest(req, res, session, limits.maxFileBytes);
-    claim = await beginIdempotentRequest(ctx, req, res, operation, accountId, request);
-    if (claim.kind === "replayed") {
-      await session.discard();
-      return;
-    }
-
-    const options = validateOptions(operation.id, request.rawOptions);
-    if (!options.ok)
-      throw new ApiError(
-        "invalid_options",
-        `The options of ${operation.title} are not valid.`,
-        options.detail,
-      );
-    const pageUrl = operation.id === "html-to-pdf" ? (options.value as { url?: string }).url : undefined;
-    checkFileCount(operation, request.inputs.length, pageUrl !== undefined);
-    if (request.webhookUrl !== undefined) {
-      if (!limits.webhooks) {
-        throw new ApiError(
-          "webhooks_not_in_plan",
-          "Webhooks are not part of the Free plan.",
-          "Poll GET /v1/jobs/{id}, or upgrade to a paid plan.",
-        );
-      }
-      await ctx.outbound.check(request.webhookUrl, "webhook_url");
-    }
-    if (pageUrl !== undefined) await ctx.outbound.check(pageUrl, "options.url");
-    if (!ctx.availableOperations.has(operation.id)) {
-      throw unavailable(
-        res,
-        `${operation.title} is not available on this server yet.`,
-        "Its engine is not installed; retry later.",
-        3600,
-      );
-    }
-    if (await ctx.producer.isBacklogged(operation.id, ctx.config.queueMaxWaiting)) {
-      throw unavailable(
-        res,
-        `The ${operation.title} queue is full.`,
-        "Too many jobs are waiting; retry in a minute.",
-        60,
-      );
-    }
-
-    const inputs: StoredFile[] = await Promise.all(
-      request.inputs.map((input) =>
-        input.kind === "file"
-          ? input.file
-          : ctx.outbound.download(input.url, session, input.position, limits.maxFileBytes),
-      ),
-    );
-    checkFileNames(
-      operation,
-      inputs.map((input) => input.name),
-    );
-
-    await ctx.jobs.create({
+    // A cheap answer before any upload is read; core checks again when it accepts the job.
+    await ctx.jobs.checkCredits(accountId, plan, operation.id);
+    const request = await parseOperationRequest(req, res, session, plans[plan].maxFileBytes);
+    const idempotency = await idempotencyOf(ctx, req, res, operation, accountId, request);
+    if (idempotency === "replayed") return await session.discard();
+    claim = idempotency;
+    const admitted = await admit(ctx, operation, plan, request, session, res);
+    const answer = {
+      id: session.jobId,
+      status: "queued",
+      credits: operation.credits,
+      statusUrl: `${ctx.config.publicUrl}/v1/jobs/${session.jobId}`,
+    };
+    const accepted = await ctx.jobs.accept({
       id: session.jobId,
       accountId,
       plan,
       operation: operation.id,
-      options: options.value as Record<string, unknown>,
+      options: admitted.options,
       webhookUrl: request.webhookUrl,
-      inputs,
+      inputs: admitted.inputs,
+      ...(claim ? { idempotency: { ...claim, answer: { status: 202, body: answer } } } : {}),
     });
+    if (!accepted.queued)
+      ctx.logger.warn({ jobId: session.jobId }, "enqueue failed; the janitor will retry it");
+    res.status(202).json(answer);
   } catch (error) {
     await session.discard();
-    if (claim?.kind === "claimed") await claim.abandon();
-    if (error instanceof QuotaExceededError) throw quotaError(error.needed, error.remaining, error.periodEnd);
+    if (error instanceof QuotaExceededError) throw quotaError(error);
+    // A request with the same key was accepted while this one was read: answer as it was answered.
+    if (error instanceof IdempotencyConflictError && claim) {
+      if (await replayed(ctx, res, accountId, claim)) return;
+      throw new ApiError(
+        "idempotency_conflict",
+        "A request with this Idempotency-Key is being processed; retry in a moment.",
+        `Idempotency-Key: ${claim.key}`,
+      );
+    }
     throw error;
   }
-
-  try {
-    await ctx.producer.enqueue(operation.id, session.jobId);
-  } catch (error) {
-    // The job is committed; the janitor re-enqueues queued jobs that never reached the queue.
-    ctx.logger.warn({ err: error, jobId: session.jobId }, "enqueue failed; the janitor will retry it");
-  }
-  const body = {
-    id: session.jobId,
-    status: "queued",
-    credits: operation.credits,
-    statusUrl: `${ctx.config.publicUrl}/v1/jobs/${session.jobId}`,
-  };
-  if (claim?.kind === "claimed") await claim.complete(202, body);
-  res.status(202).json(body);
 }
 
 export function operationsRouter(ctx: ApiContext): Router {

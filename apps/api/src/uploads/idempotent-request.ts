@@ -4,10 +4,11 @@ import type { Request, Response } from "express";
 import type { ApiContext } from "../context.js";
 import type { OperationRequest } from "./parse-operation-request.js";
 
-export type IdempotencyClaim =
-  | { kind: "none" }
-  | { kind: "replayed" }
-  | { kind: "claimed"; complete(status: number, body: unknown): Promise<void>; abandon(): Promise<void> };
+/** The request's Idempotency-Key and what makes two requests "the same". */
+export interface IdempotentRequest {
+  key: string;
+  fingerprint: string;
+}
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
@@ -41,19 +42,20 @@ function fingerprint(operation: OperationSpec, request: OperationRequest): strin
 }
 
 /**
- * Idempotency-Key on an operation POST. A first request claims the key; a replay answers with the
- * first request's saved response (and the Idempotent-Replayed header) and creates nothing.
+ * Idempotency-Key on an operation POST. Undefined without the header; "replayed" when this request
+ * repeats one that created a job: the first request's answer was sent again (with the
+ * Idempotent-Replayed header) and nothing is created. Otherwise the key to bind to the new job.
  */
-export async function beginIdempotentRequest(
+export async function idempotencyOf(
   ctx: ApiContext,
   req: Request,
   res: Response,
   operation: OperationSpec,
   accountId: string,
   request: OperationRequest,
-): Promise<IdempotencyClaim> {
+): Promise<IdempotentRequest | "replayed" | undefined> {
   const key = req.get("idempotency-key");
-  if (key === undefined) return { kind: "none" };
+  if (key === undefined) return undefined;
   if (!KEY_SHAPE.test(key)) {
     throw new ApiError(
       "invalid_request",
@@ -61,17 +63,22 @@ export async function beginIdempotentRequest(
       "Use 1 to 255 printable characters, e.g. a UUID.",
     );
   }
-  const outcome = await ctx.idempotency.begin(accountId, key, fingerprint(operation, request));
+  const claim = { key, fingerprint: fingerprint(operation, request) };
+  return (await replayed(ctx, res, accountId, claim)) ? "replayed" : claim;
+}
+
+/** Sends the first request's answer when the key was used for this request; 409 for another request. */
+export async function replayed(
+  ctx: ApiContext,
+  res: Response,
+  accountId: string,
+  claim: IdempotentRequest,
+): Promise<boolean> {
+  const outcome = await ctx.idempotency.lookup(accountId, claim.key, claim.fingerprint);
   if (outcome.kind === "conflict")
-    throw new ApiError("idempotency_conflict", outcome.reason, `Idempotency-Key: ${key}`);
-  if (outcome.kind === "replay") {
-    res.setHeader("Idempotent-Replayed", "true");
-    res.status(outcome.status).type("application/json").send(outcome.body);
-    return { kind: "replayed" };
-  }
-  return {
-    kind: "claimed",
-    complete: (status, body) => ctx.idempotency.complete(accountId, key, status, JSON.stringify(body)),
-    abandon: () => ctx.idempotency.abandon(accountId, key),
-  };
+    throw new ApiError("idempotency_conflict", outcome.reason, `Idempotency-Key: ${claim.key}`);
+  if (outcome.kind === "proceed") return false;
+  res.setHeader("Idempotent-Replayed", "true");
+  res.status(outcome.status).type("application/json").send(outcome.body);
+  return true;
 }

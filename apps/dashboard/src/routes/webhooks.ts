@@ -1,10 +1,4 @@
 import { plans } from "@octavo/contracts";
-import { recordWebhookDelivery } from "@octavo/core";
-import {
-  findWebhookDeliveryOfAccount,
-  listWebhookAttemptsOfDeliveries,
-  listWebhookDeliveriesOfAccount,
-} from "@octavo/db";
 import { enqueueWebhookDelivery } from "@octavo/queue";
 import { type Response, Router } from "express";
 import type { DashboardContext } from "../context.js";
@@ -18,7 +12,6 @@ const RECENT = 20;
 /** The signing secret (revealed on request, rotated with a 24 h overlap) and the recent deliveries. */
 export function webhookRoutes(ctx: DashboardContext, csrf: CsrfTokens): Router {
   const router = Router();
-  const { db } = ctx.database;
 
   const render = async (
     req: Parameters<CsrfTokens["token"]>[0],
@@ -26,21 +19,14 @@ export function webhookRoutes(ctx: DashboardContext, csrf: CsrfTokens): Router {
     extra: { secret?: { value: string; previousValidUntil?: string }; notice?: string } = {},
   ) => {
     const { accountId, email, plan } = customerOf(res);
-    const deliveries = await listWebhookDeliveriesOfAccount(db, accountId, RECENT);
-    const attempts = await listWebhookAttemptsOfDeliveries(
-      db,
-      deliveries.map((delivery) => delivery.id),
-    );
+    const deliveries = await ctx.deliveries.recent(accountId, RECENT);
     sendPage(
       res,
       WebhooksPage({
         csrf: csrf.token(req, res),
         email,
         webhooksInPlan: plans[plan].webhooks,
-        deliveries: deliveries.map((delivery) => ({
-          delivery,
-          attempts: attempts.filter((attempt) => attempt.delivery_id === delivery.id),
-        })),
+        deliveries,
         secret: extra.secret,
         notice: extra.notice,
       }),
@@ -71,13 +57,8 @@ export function webhookRoutes(ctx: DashboardContext, csrf: CsrfTokens): Router {
   // A re-send is a new delivery of the same job to the same URL, with its own attempts and retries.
   router.post("/webhooks/deliveries/:deliveryId/resend", async (req, res) => {
     const { accountId } = customerOf(res);
-    const original = await findWebhookDeliveryOfAccount(db, accountId, req.params.deliveryId);
-    if (!original) return res.redirect(303, `${BASE}/webhooks`);
-    const id = await recordWebhookDelivery(db, {
-      jobId: original.job_id,
-      accountId,
-      url: original.url,
-    });
+    const id = await ctx.deliveries.resend(accountId, req.params.deliveryId);
+    if (!id) return res.redirect(303, `${BASE}/webhooks`);
     await enqueueWebhookDelivery(ctx.producer, id);
     res.redirect(303, `${BASE}/webhooks?resent=1`);
   });

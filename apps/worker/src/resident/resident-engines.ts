@@ -1,20 +1,14 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { HtmlRenderer, type HtmlRenderOptions } from "@octavo/browser";
-import type { OptionsOf } from "@octavo/contracts";
 import { JobFailure } from "@octavo/engines";
 import type { AllowList } from "@octavo/net";
 import { OfficeConverter } from "@octavo/office";
-import type { SandboxResult, SandboxTask, TaskOutput } from "../sandbox/protocol.js";
+import type { ResidentOperation } from "../operations.js";
+import type { EngineTask, SandboxResult, TaskOutput } from "../sandbox/protocol.js";
 import { uniqueName } from "./output-names.js";
 
-/** Operations whose engines stay warm in the worker process (each engine its own child processes). */
-export const RESIDENT_OPERATIONS = new Set([
-  "word-to-pdf",
-  "powerpoint-to-pdf",
-  "excel-to-pdf",
-  "html-to-pdf",
-]);
+export type ResidentTask = EngineTask<ResidentOperation>;
 
 export interface ResidentSettings {
   workDir: string;
@@ -59,7 +53,7 @@ export class ResidentEngines {
   }
 
   async run(
-    task: SandboxTask,
+    task: ResidentTask,
     options: { timeoutMs: number; onProgress: (fraction: number) => void; signal?: AbortSignal },
   ): Promise<SandboxResult> {
     const deadline = AbortSignal.timeout(options.timeoutMs);
@@ -92,7 +86,7 @@ export class ResidentEngines {
   }
 
   private async convertOffice(
-    task: SandboxTask,
+    task: ResidentTask,
     signal: AbortSignal,
     onProgress: (fraction: number) => void,
   ): Promise<TaskOutput[]> {
@@ -109,8 +103,8 @@ export class ResidentEngines {
     return outputs;
   }
 
-  private async renderHtml(task: SandboxTask, signal: AbortSignal): Promise<TaskOutput[]> {
-    const options = task.options as OptionsOf<"html-to-pdf">;
+  private async renderHtml(task: EngineTask<"html-to-pdf">, signal: AbortSignal): Promise<TaskOutput[]> {
+    const { options } = task;
     const renderOptions: HtmlRenderOptions = {
       format: options.format,
       landscape: options.landscape,

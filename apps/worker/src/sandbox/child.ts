@@ -1,13 +1,16 @@
 import { mkdir } from "node:fs/promises";
-import { JobFailure, preloadEngines } from "@octavo/engines";
+import { JobFailure } from "@octavo/engines";
+import { drainMupdfLog, loadMupdf, renewMupdf } from "@octavo/mupdf";
 import { killProcessTree } from "../process-tree.js";
 import { dispatch } from "./dispatch.js";
-import type { SandboxMessage, SandboxTask } from "./protocol.js";
+import type { RunMessage, SandboxMessage, SandboxResult, SandboxTask } from "./protocol.js";
 
 /**
- * The sandboxed processor: a child process that parses one untrusted file set with the engines and
- * reports back over IPC. It holds no database, Redis or storage credentials. If the worker dies, the
- * IPC channel closes and the child takes its engine processes down with it.
+ * The sandbox: a child process that parses untrusted files with the engines, one job at a time, and
+ * reports back over IPC. It holds no database, Redis or storage credentials. Every job gets a MuPDF
+ * instance of its own, made while the sandbox waits; the worker decides whether the process then takes
+ * another job or ends. If the worker dies, the IPC channel closes and the child takes its engine
+ * processes down with it.
  */
 function send(message: SandboxMessage): Promise<void> {
   return new Promise((resolve) => {
@@ -26,6 +29,9 @@ function die(): never {
 
 process.on("disconnect", die);
 
+/** How long the sandbox waits for its next job before it collects garbage. */
+const IDLE_COLLECTION_MS = 200;
+
 /** Engines throw JobFailure for what the client should know; anything else is an engine failure. */
 function asFailure(error: unknown, fileName: string): JobFailure {
   if (error instanceof JobFailure) return error;
@@ -34,33 +40,42 @@ function asFailure(error: unknown, fileName: string): JobFailure {
   });
 }
 
-// Load the engines while waiting for the task (a spare child is forked ahead of need).
-const warm = preloadEngines();
+async function run(task: SandboxTask): Promise<SandboxResult> {
+  try {
+    await mkdir(task.workDir, { recursive: true });
+    const result = await dispatch(task, {
+      workDir: task.workDir,
+      onProgress: (fraction) => void send({ type: "progress", fraction }),
+    });
+    return {
+      type: "done",
+      outputs: result.outputs,
+      engine: result.engine,
+      warnings: result.warnings,
+      ...(result.report ? { report: result.report } : {}),
+    };
+  } catch (error) {
+    const failure = asFailure(error, task.inputs[0]?.name ?? "the file");
+    return { type: "failed", code: failure.code, message: failure.message, detail: failure.detail };
+  }
+}
 
-process.once("message", (task: SandboxTask) => {
-  const firstName = task.inputs[0]?.name ?? "the file";
-  const work = async () => {
-    try {
-      await warm;
-      await mkdir(task.workDir, { recursive: true });
-      const result = await dispatch(task, {
-        workDir: task.workDir,
-        onProgress: (fraction) => void send({ type: "progress", fraction }),
-      });
-      await send({
-        type: "done",
-        outputs: result.outputs,
-        engine: result.engine,
-        warnings: result.warnings,
-        ...(result.report ? { report: result.report } : {}),
-      });
-    } catch (error) {
-      const failure = asFailure(error, firstName);
-      await send({ type: "failed", code: failure.code, message: failure.message, detail: failure.detail });
-    }
-  };
-  work().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
+// The first job's instance is made while the sandbox waits for it; each later one right after the
+// job before it, so no document, password or decoded byte of one job is in the next one's MuPDF.
+let nextInstance = loadMupdf();
+let jobs = Promise.resolve();
+let idleCollection: NodeJS.Timeout | undefined;
+
+process.on("message", (message: RunMessage) => {
+  if (message.type !== "run") return;
+  clearTimeout(idleCollection);
+  jobs = jobs.then(async () => {
+    await nextInstance;
+    drainMupdfLog();
+    await send(await run(message.task));
+    nextInstance = renewMupdf();
+    // Under load V8 collects the old instances as it goes; once the sandbox waits, a full collection
+    // releases the last one's memory at once (too slow to run after every job: about 12 ms).
+    idleCollection = setTimeout(() => globalThis.gc?.(), IDLE_COLLECTION_MS);
+  });
 });

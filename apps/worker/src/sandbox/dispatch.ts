@@ -5,7 +5,6 @@ import {
   type EngineContext,
   type EngineInput,
   type EngineResult,
-  JobFailure,
   merge,
   protect,
   repair,
@@ -16,9 +15,16 @@ import {
 import { ocr } from "@octavo/ocr";
 import { pdfToExcel, pdfToPowerPoint, pdfToWord } from "@octavo/pdf-office";
 import { toPdfA } from "@octavo/pdfa";
+import type { SandboxedOperation } from "../operations.js";
 import type { SandboxTask } from "./protocol.js";
 
 export type DispatchResult = EngineResult & { report?: Record<string, unknown> };
+
+type EngineCall<K extends SandboxedOperation> = (
+  inputs: EngineInput[],
+  options: OptionsOf<K>,
+  ctx: EngineContext,
+) => Promise<DispatchResult>;
 
 function single(inputs: readonly EngineInput[]): EngineInput {
   const [input] = inputs;
@@ -26,38 +32,35 @@ function single(inputs: readonly EngineInput[]): EngineInput {
   return input;
 }
 
-/** Operation id → engine call. Options were validated (and defaulted) by the API. */
-export async function dispatch(task: SandboxTask, ctx: EngineContext): Promise<DispatchResult> {
-  const { inputs, options } = task;
-  switch (task.operation) {
-    case "merge":
-      return merge(inputs, ctx);
-    case "split":
-      return split(single(inputs), options as OptionsOf<"split">, ctx);
-    case "rotate":
-      return rotate(single(inputs), options as OptionsOf<"rotate">, ctx);
-    case "protect":
-      return protect(single(inputs), options as OptionsOf<"protect">, ctx);
-    case "unlock":
-      return unlock(single(inputs), options as OptionsOf<"unlock">, ctx);
-    case "repair":
-      return repair(single(inputs), ctx);
-    case "compress": {
-      const result = await compress(single(inputs), options as OptionsOf<"compress">, ctx);
-      return { ...result, report: { ...result.report } };
-    }
-    case "ocr":
-      // OCR runs its pages in parallel within this worker's CPU share.
-      return ocr(single(inputs), options as OptionsOf<"ocr">, { ...ctx, cpus: availableParallelism() });
-    case "pdf-to-pdfa":
-      return toPdfA(single(inputs), options as OptionsOf<"pdf-to-pdfa">, ctx);
-    case "pdf-to-word":
-      return pdfToWord(single(inputs), {}, ctx);
-    case "pdf-to-powerpoint":
-      return pdfToPowerPoint(single(inputs), {}, ctx);
-    case "pdf-to-excel":
-      return pdfToExcel(single(inputs), options as OptionsOf<"pdf-to-excel">, ctx);
-    default:
-      throw new JobFailure("conversion_failed", `${task.operation} has no engine on this worker.`);
-  }
+/** Operation id → engine call, for every operation that runs in a sandbox. */
+const engineCalls: { [K in SandboxedOperation]: EngineCall<K> } = {
+  merge: (inputs, _options, ctx) => merge(inputs, ctx),
+  split: (inputs, options, ctx) => split(single(inputs), options, ctx),
+  rotate: (inputs, options, ctx) => rotate(single(inputs), options, ctx),
+  protect: (inputs, options, ctx) => protect(single(inputs), options, ctx),
+  unlock: (inputs, options, ctx) => unlock(single(inputs), options, ctx),
+  repair: (inputs, _options, ctx) => repair(single(inputs), ctx),
+  compress: async (inputs, options, ctx) => {
+    const result = await compress(single(inputs), options, ctx);
+    return { ...result, report: { ...result.report } };
+  },
+  // OCR runs its pages in parallel within this worker's CPU share.
+  ocr: (inputs, options, ctx) => ocr(single(inputs), options, { ...ctx, cpus: availableParallelism() }),
+  "pdf-to-pdfa": (inputs, options, ctx) => toPdfA(single(inputs), options, ctx),
+  "pdf-to-word": (inputs, _options, ctx) => pdfToWord(single(inputs), {}, ctx),
+  "pdf-to-powerpoint": (inputs, _options, ctx) => pdfToPowerPoint(single(inputs), {}, ctx),
+  "pdf-to-excel": (inputs, options, ctx) => pdfToExcel(single(inputs), options, ctx),
+};
+
+/** Runs the task's engine. */
+export function dispatch(task: SandboxTask, ctx: EngineContext): Promise<DispatchResult> {
+  return callEngine(task, ctx);
+}
+
+function callEngine<K extends SandboxedOperation>(
+  task: { operation: K; options: OptionsOf<K>; inputs: EngineInput[] },
+  ctx: EngineContext,
+): Promise<DispatchResult> {
+  const call: EngineCall<K> = engineCalls[task.operation];
+  return call(task.inputs, task.options, ctx);
 }

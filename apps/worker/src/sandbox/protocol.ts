@@ -1,17 +1,32 @@
-import type { JobErrorCode, OperationId } from "@octavo/contracts";
+import type { JobErrorCode, OperationId, OptionsOf } from "@octavo/contracts";
+import type { SandboxedOperation } from "../operations.js";
 
-/** Sent to the sandbox child: local input files and where to write outputs. No secrets, no connections. */
-export interface SandboxTask {
-  operation: OperationId;
-  options: Record<string, unknown>;
-  inputs: { path: string; name: string }[];
-  workDir: string;
-}
+/**
+ * One job's work: local input files and where to write outputs. No secrets, no connections. A union
+ * over the operations, so checking `operation` narrows `options`.
+ */
+export type EngineTask<K extends OperationId = OperationId> = K extends OperationId
+  ? {
+      operation: K;
+      /** Validated, with defaults, by the API against the operation's schema. */
+      options: OptionsOf<K>;
+      inputs: { path: string; name: string }[];
+      workDir: string;
+    }
+  : never;
+
+export type SandboxTask<K extends SandboxedOperation = SandboxedOperation> = EngineTask<K>;
 
 export interface TaskOutput {
   path: string;
   name: string;
   contentType: string;
+}
+
+/** Sent to a sandbox: one job to run. It answers with progress, then exactly one result. */
+export interface RunMessage {
+  type: "run";
+  task: SandboxTask;
 }
 
 export type SandboxMessage =

@@ -1,5 +1,4 @@
-import { jobView, newId, toIso, webhookSignature } from "@octavo/core";
-import { findJob, findWebhookDelivery, listJobFiles, recordWebhookAttempt } from "@octavo/db";
+import { jobView, webhookSignature } from "@octavo/core";
 import { OutboundError, postJson } from "@octavo/net";
 import type { WorkerContext } from "../context.js";
 
@@ -20,13 +19,10 @@ export async function deliverWebhook(
   attempt: number,
   lastAttempt: boolean,
 ): Promise<void> {
-  const { db } = ctx.database;
-  const delivery = await findWebhookDelivery(db, deliveryId);
-  if (delivery?.status !== "pending") return; // unknown, delivered already, or given up
-  const job = await findJob(db, delivery.job_id);
-  if (!job) return;
+  const pending = await ctx.deliveries.pending(deliveryId);
+  if (!pending) return; // unknown, delivered already, or given up
+  const { delivery, job, outputs } = pending;
   const now = new Date();
-  const outputs = job.status === "done" ? await listJobFiles(db, job.id, "output") : [];
   const body = JSON.stringify(await jobView(job, outputs, ctx.downloadLinks, now));
   const secrets = await ctx.accounts.signingSecrets(job.account_id, now);
   const headers = {
@@ -52,20 +48,18 @@ export async function deliverWebhook(
     problem = error.message;
   }
   const delivered = problem === null;
-  await recordWebhookAttempt(
-    db,
+  await ctx.deliveries.recordAttempt(
+    delivery.id,
     {
-      id: newId(),
-      delivery_id: delivery.id,
       attempt,
-      started_at: toIso(new Date(started)),
-      status_code: statusCode,
+      startedAt: new Date(started),
+      statusCode,
       error: problem,
-      duration_ms: Date.now() - started,
+      durationMs: Date.now() - started,
     },
     {
       status: delivered ? "delivered" : lastAttempt ? "failed" : "pending",
-      finishedAt: delivered || lastAttempt ? toIso(new Date()) : null,
+      finishedAt: delivered || lastAttempt ? new Date() : null,
     },
   );
   if (!delivered) throw new DeliveryFailed(`webhook ${delivery.id} attempt ${attempt}: ${problem}`);

@@ -1,8 +1,7 @@
-import type { Insertable, Selectable } from "kysely";
+import type { Insertable } from "kysely";
 import type { Db } from "../database.js";
+import type { AccountRow } from "../rows.js";
 import type { AccountsTable } from "../schema/index.js";
-
-export type AccountRow = Selectable<AccountsTable>;
 
 export async function insertAccount(db: Db, row: Insertable<AccountsTable>): Promise<void> {
   await db.insertInto("accounts").values(row).execute();

@@ -1,8 +1,7 @@
-import type { Insertable, Selectable } from "kysely";
+import type { Insertable } from "kysely";
 import type { Db } from "../database.js";
+import type { ApiKeyRow } from "../rows.js";
 import type { ApiKeysTable } from "../schema/index.js";
-
-export type ApiKeyRow = Selectable<ApiKeysTable>;
 
 export async function insertApiKey(db: Db, row: Insertable<ApiKeysTable>): Promise<void> {
   await db.insertInto("api_keys").values(row).execute();

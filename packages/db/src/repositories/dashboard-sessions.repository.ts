@@ -1,8 +1,7 @@
-import type { Insertable, Selectable } from "kysely";
+import type { Insertable } from "kysely";
 import type { Db } from "../database.js";
+import type { DashboardSessionRow } from "../rows.js";
 import type { DashboardSessionsTable } from "../schema/index.js";
-
-export type DashboardSessionRow = Selectable<DashboardSessionsTable>;
 
 export async function insertDashboardSession(db: Db, row: Insertable<DashboardSessionsTable>): Promise<void> {
   await db.insertInto("dashboard_sessions").values(row).execute();

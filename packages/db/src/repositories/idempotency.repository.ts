@@ -1,8 +1,5 @@
-import type { Selectable } from "kysely";
 import type { Db } from "../database.js";
-import type { IdempotencyKeysTable } from "../schema/index.js";
-
-export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
+import type { IdempotencyRow } from "../rows.js";
 
 export function findIdempotencyKey(
   db: Db,
@@ -17,43 +14,28 @@ export function findIdempotencyKey(
     .executeTakeFirst();
 }
 
-/** Claims the key for a request being processed. False when the key exists already (the primary key decides races). */
+/**
+ * Binds the key to its request and the answer a retry gets, written with the job it created. False
+ * when the key exists already (the primary key decides races).
+ */
 export async function claimIdempotencyKey(
   db: Db,
-  accountId: string,
-  key: string,
-  fingerprint: string,
-  now: string,
+  claim: { accountId: string; key: string; fingerprint: string; status: number; body: string; now: string },
 ): Promise<boolean> {
   const result = await db
     .insertInto("idempotency_keys")
     .values({
-      account_id: accountId,
-      key,
-      fingerprint,
-      status: "processing",
-      response_status: null,
-      response_body: null,
-      created_at: now,
+      account_id: claim.accountId,
+      key: claim.key,
+      fingerprint: claim.fingerprint,
+      status: "done",
+      response_status: claim.status,
+      response_body: claim.body,
+      created_at: claim.now,
     })
     .onConflict((conflict) => conflict.columns(["account_id", "key"]).doNothing())
     .executeTakeFirst();
   return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
-}
-
-export async function completeIdempotencyKey(
-  db: Db,
-  accountId: string,
-  key: string,
-  status: number,
-  body: string,
-): Promise<void> {
-  await db
-    .updateTable("idempotency_keys")
-    .set({ status: "done", response_status: status, response_body: body })
-    .where("account_id", "=", accountId)
-    .where("key", "=", key)
-    .execute();
 }
 
 export async function deleteIdempotencyKey(db: Db, accountId: string, key: string): Promise<void> {

@@ -1,9 +1,7 @@
-import type { Insertable, Selectable } from "kysely";
+import type { Insertable } from "kysely";
 import type { Db } from "../database.js";
+import type { JobFileRow, JobRow } from "../rows.js";
 import type { JobFileRole, JobFilesTable, JobStatus, JobsTable } from "../schema/index.js";
-
-export type JobRow = Selectable<JobsTable>;
-export type JobFileRow = Selectable<JobFilesTable>;
 
 const UNFINISHED = ["queued", "active"] as const;
 
@@ -43,9 +41,12 @@ export function findJobFile(db: Db, id: string): Promise<JobFileRow | undefined>
   return db.selectFrom("job_files").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-/** queued → active, or active again when a job is re-delivered after its worker died. */
-export async function markJobActive(db: Db, id: string, now: string): Promise<boolean> {
-  const result = await db
+/**
+ * queued → active, or active again when a job is re-delivered after its worker died; the row as it
+ * now is, read in the same statement. Undefined when the job has already ended.
+ */
+export function startJob(db: Db, id: string, now: string): Promise<JobRow | undefined> {
+  return db
     .updateTable("jobs")
     .set((eb) => ({
       status: "active",
@@ -54,8 +55,8 @@ export async function markJobActive(db: Db, id: string, now: string): Promise<bo
     }))
     .where("id", "=", id)
     .where("status", "in", UNFINISHED)
+    .returningAll()
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
 }
 
 export async function updateJobProgress(db: Db, id: string, progress: number): Promise<void> {
@@ -68,22 +69,23 @@ export async function updateJobProgress(db: Db, id: string, progress: number): P
 }
 
 /**
- * The one transition to a final state. It only happens from queued/active, so a job finished twice
- * (a re-delivered job, a late duplicate) changes nothing the second time: false is returned.
+ * The one transition to a final state; the row as it now is. It only happens from queued/active, so a
+ * job finished twice (a re-delivered job, a late duplicate) changes nothing the second time and gives
+ * undefined.
  */
-export async function finishJob(
+export function finishJob(
   db: Db,
   id: string,
   change: Pick<JobsTable, "status" | "finished_at"> &
     Partial<Pick<JobsTable, "error_code" | "error_message" | "engine" | "progress" | "warnings" | "report">>,
-): Promise<boolean> {
-  const result = await db
+): Promise<JobRow | undefined> {
+  return db
     .updateTable("jobs")
     .set(change)
     .where("id", "=", id)
     .where("status", "in", UNFINISHED)
+    .returningAll()
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
 }
 
 export async function insertJobFiles(db: Db, files: Insertable<JobFilesTable>[]): Promise<void> {

@@ -1,9 +1,7 @@
-import type { Insertable, Selectable } from "kysely";
+import type { Insertable } from "kysely";
 import type { Db } from "../database.js";
+import type { WebhookAttemptRow, WebhookDeliveryRow } from "../rows.js";
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookDeliveryStatus } from "../schema/index.js";
-
-export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
-export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 
 export async function insertWebhookDelivery(db: Db, row: Insertable<WebhookDeliveriesTable>): Promise<void> {
   await db.insertInto("webhook_deliveries").values(row).execute();

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
-import type * as Mupdf from "mupdf";
+import type { Mupdf } from "@octavo/mupdf";
+import { loadMupdf } from "@octavo/mupdf";
 import { limits } from "../limits.js";
-import { loadMupdf } from "./load.js";
 
 export type PdfDocument = Mupdf.PDFDocument;
 

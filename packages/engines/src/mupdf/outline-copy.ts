@@ -1,4 +1,4 @@
-import type * as Mupdf from "mupdf";
+import type { Mupdf } from "@octavo/mupdf";
 import { limits } from "../limits.js";
 import type { PdfDocument } from "./document.js";
 import { outlineLoops } from "./outline-cycles.js";

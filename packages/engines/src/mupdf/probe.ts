@@ -1,5 +1,5 @@
+import { drainMupdfLog } from "@octavo/mupdf";
 import { countPages, encryptedPayloadOf, encryptionOf, openPdf } from "./document.js";
-import { drainMupdfLog } from "./load.js";
 
 export type MupdfProbe =
   | {

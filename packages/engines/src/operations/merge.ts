@@ -1,7 +1,7 @@
 import { join } from "node:path";
+import { loadMupdf } from "@octavo/mupdf";
 import { JobFailure } from "../errors.js";
 import { openPdf, type PdfDocument } from "../mupdf/document.js";
-import { loadMupdf } from "../mupdf/load.js";
 import { copyOutline } from "../mupdf/outline-copy.js";
 import { displayName } from "../names.js";
 import { badOutput, reportProgress, runOperation } from "../operation.js";

@@ -1,5 +1,5 @@
+import type { Mupdf as mupdf } from "@octavo/mupdf";
 import type ExcelJS from "exceljs";
-import type * as mupdf from "mupdf";
 import { fitColumns, noteWidth, writeCell } from "./cells.js";
 import { columnIndex, columnStarts, pageRows, pageWords } from "./words.js";
 

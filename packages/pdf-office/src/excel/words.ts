@@ -1,4 +1,4 @@
-import type * as mupdf from "mupdf";
+import type { Mupdf as mupdf } from "@octavo/mupdf";
 
 /** A word, or a phrase of words close together on one line, with its place on the page. */
 export interface PlacedText {

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
-import * as mupdf from "mupdf";
+import type { Mupdf } from "@octavo/mupdf";
+import { currentMupdf, loadMupdf } from "@octavo/mupdf";
 
 /** Backgrounds are rendered at this resolution: sharp on a screen, small enough for a deck. */
 export const backgroundDpi = 150;
@@ -15,16 +16,18 @@ export interface Background {
  * only (images and line art stay), then the page is rendered.
  */
 export class BackgroundRenderer {
-  private constructor(private readonly doc: mupdf.PDFDocument) {}
+  private constructor(private readonly doc: Mupdf.PDFDocument) {}
 
   static async open(path: string): Promise<BackgroundRenderer> {
+    const mupdf = await loadMupdf();
     return new BackgroundRenderer(new mupdf.PDFDocument(await readFile(path)));
   }
 
   /** undefined when nothing but text is on the page (the render is blank). */
   render(index: number): Background | undefined {
+    const mupdf = currentMupdf();
     const page = this.doc.loadPage(index);
-    let pixmap: mupdf.Pixmap | undefined;
+    let pixmap: Mupdf.Pixmap | undefined;
     try {
       const bounds = page.getBounds();
       const redaction = page.createAnnotation("Redact");
@@ -51,7 +54,7 @@ export class BackgroundRenderer {
 }
 
 /** PNG keeps line art crisp; JPEG is far smaller for photographs. The smaller one wins, PNG when close. */
-function smallerEncoding(pixmap: mupdf.Pixmap): Background {
+function smallerEncoding(pixmap: Mupdf.Pixmap): Background {
   const png = pixmap.asPNG();
   if (png.length < 150_000) return { data: png, mime: "image/png" };
   const jpeg = pixmap.asJPEG(85);
@@ -61,7 +64,7 @@ function smallerEncoding(pixmap: mupdf.Pixmap): Background {
 }
 
 /** Every sampled pixel near white: a page whose only content was its text. */
-function isBlank(pixmap: mupdf.Pixmap): boolean {
+function isBlank(pixmap: Mupdf.Pixmap): boolean {
   const pixels = pixmap.getPixels();
   const channels = Math.max(1, pixmap.getNumberOfComponents());
   const step = channels * 7;

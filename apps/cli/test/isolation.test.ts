@@ -1,0 +1,138 @@
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { corpusPath, createTempDir, nestedFormsPdf, waitFor } from "@octavo/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Client, type JobBody } from "./support/client.js";
+import { processesMatching } from "./support/processes.js";
+import { type Stack, startStack } from "./support/stack.js";
+
+// The isolation the sandboxes give, shown through the real worker with generated hostile files: each
+// fails its own job with the right code, and the light job sent beside it still finishes.
+const normal = corpusPath("general/samplefiles_pdflatex-outline.pdf");
+let files: Awaited<ReturnType<typeof createTempDir>>;
+const hostile = (name: string, bytes: Buffer): string => {
+  const path = join(files.path, name);
+  writeFileSync(path, bytes);
+  return path;
+};
+
+const sandboxes = () => processesMatching("sandbox/child.js");
+/** User and system CPU seconds a process has used (/proc/<pid>/stat fields 14 and 15, in ticks of 10 ms). */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0; // gone
+  }
+}
+const toolsLeft = () => ["qpdf", "pdfinfo", "gs"].flatMap((tool) => processesMatching(`${tool} `));
+
+async function submit(client: Client, path: string, file: string, options?: unknown): Promise<string> {
+  const created = await client.postFiles(path, [{ path: file }], options);
+  expect(created.status).toBe(202);
+  return created.body.id as string;
+}
+
+/** A hostile job and a normal rotate sent right after it; both end. */
+async function beside(client: Client, operation: string, file: string): Promise<[JobBody, JobBody]> {
+  const hostileId = await submit(client, operation, file);
+  const normalId = await submit(client, "/v1/rotate", normal, { angle: 90 });
+  return [await client.waitForJob(hostileId), await client.waitForJob(normalId)];
+}
+
+describe("sandbox isolation, through the worker", () => {
+  let stack: Stack | undefined;
+  beforeAll(async () => {
+    files = await createTempDir("octavo-hostile-");
+  });
+  afterAll(() => files.dispose());
+  afterEach(async () => {
+    await stack?.close();
+    stack = undefined;
+  });
+
+  it("stops an endless content stream at the timeout, with its tools, and runs the job beside it", async () => {
+    stack = await startStack({
+      database: "sqlite",
+      redis: "supervised",
+      env: { OCTAVO_JOB_TIMEOUT_SECONDS: "3" },
+    });
+    const client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
+    // 2^22 strokes: repair's text check would take about a minute on it.
+    const [endless, rotated] = await beside(client, "/v1/repair", hostile("endless.pdf", nestedFormsPdf(22)));
+    expect(endless).toMatchObject({ status: "failed", error: "timeout" });
+    expect(rotated.status).toBe("done");
+    expect(toolsLeft()).toEqual([]);
+    // The worker goes on: the next job runs.
+    expect((await client.waitForJob(await submit(client, "/v1/rotate", normal, { angle: 180 }))).status).toBe(
+      "done",
+    );
+    expect((await client.get("/v1/account")).body).toMatchObject({ creditsUsed: 2, creditsReserved: 0 });
+  });
+
+  it("fails a memory bomb's job alone when its sandbox runs out of memory", async () => {
+    stack = await startStack({
+      database: "sqlite",
+      redis: "supervised",
+      env: { OCTAVO_SANDBOX_MEMORY_MB: "128" },
+    });
+    const client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
+    // 2.6 million characters for layout analysis: far beyond a 128 MB heap, reached in seconds.
+    const bomb = hostile("text-bomb.pdf", nestedFormsPdf(17, "text"));
+    const [exhausted, rotated] = await beside(client, "/v1/convert/pdf-to-word", bomb);
+    expect(exhausted).toMatchObject({ status: "failed", error: "conversion_failed" });
+    expect(exhausted.message).toMatch(/engine crashed/);
+    expect(rotated.status).toBe("done");
+    expect((await client.get("/v1/account")).body).toMatchObject({ creditsUsed: 1, creditsReserved: 0 });
+  });
+
+  it("fails a file that crashes the engine alone, and a sandbox killed by a signal too", async () => {
+    stack = await startStack({ database: "sqlite", redis: "supervised" });
+    const client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
+    // Sixty nested forms: MuPDF's WebAssembly runs off its memory and traps.
+    const [trapped, rotated] = await beside(
+      client,
+      "/v1/convert/pdf-to-word",
+      hostile("trap.pdf", nestedFormsPdf(60)),
+    );
+    expect(trapped).toMatchObject({ status: "failed", error: "conversion_failed" });
+    expect(rotated.status).toBe("done");
+
+    // A native crash, as a hostile file could cause in an engine: SIGSEGV to the sandbox at work, found
+    // by the CPU time it spends on the minute-long page (an idle sandbox has used a fraction of a second).
+    const repairId = await submit(client, "/v1/repair", hostile("slow.pdf", nestedFormsPdf(22)));
+    const working = await waitFor("the repair's sandbox to be at work", async () =>
+      sandboxes().find((pid) => cpuSeconds(pid) > 2),
+    );
+    process.kill(working, "SIGSEGV");
+    const rotateId = await submit(client, "/v1/rotate", normal, { angle: 270 });
+    expect(await client.waitForJob(repairId)).toMatchObject({ status: "failed", error: "conversion_failed" });
+    expect((await client.waitForJob(rotateId)).status).toBe("done");
+    expect(toolsLeft()).toEqual([]);
+  });
+
+  it("runs light jobs one after another in the same sandbox, each leaving nothing behind", async () => {
+    stack = await startStack({ database: "sqlite", redis: "supervised" });
+    const client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
+    const jobDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith("octavo-job-"));
+    const dirsBefore = jobDirs();
+    await client.waitForJob(await submit(client, "/v1/rotate", normal, { angle: 90 }));
+    const warm = sandboxes();
+    for (const angle of [90, 180, 270]) {
+      const job = await client.waitForJob(await submit(client, "/v1/rotate", normal, { angle }));
+      expect(job.status).toBe("done");
+    }
+    // No new process started for them: the same sandboxes took the jobs.
+    expect(sandboxes().sort()).toEqual(warm.sort());
+    // Each job's files are gone once it ended.
+    expect(jobDirs().filter((name) => !dirsBefore.includes(name))).toEqual([]);
+    for (const pid of warm) {
+      // The sandboxes hold none of the service's secrets.
+      const environment = readFileSync(`/proc/${pid}/environ`, "utf8");
+      expect(environment).not.toContain("OCTAVO_");
+      expect(environment).not.toContain(stack.config.secretKey);
+    }
+  });
+});

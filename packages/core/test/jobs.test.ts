@@ -1,0 +1,201 @@
+import { type OperationId, plans } from "@octavo/contracts";
+import { createDatabase, type DatabaseHandle, migrateToLatest } from "@octavo/db";
+import { createTestDatabase, type DatabaseKind, type TempResource } from "@octavo/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  AccountService,
+  IdempotencyConflictError,
+  JobService,
+  type NewJob,
+  newId,
+  QuotaExceededError,
+  usageOf,
+  WebhookDeliveries,
+} from "../src/index.js";
+
+const secretKey = "k".repeat(43);
+const now = new Date("2026-11-23T10:00:00.000Z");
+
+/** A queue that records what it is given, and can be made to refuse (Redis down). */
+class RecordingQueue {
+  readonly queued: [OperationId, string][] = [];
+  down = false;
+  async enqueue(operation: OperationId, jobId: string): Promise<void> {
+    if (this.down) throw new Error("Redis is down");
+    this.queued.push([operation, jobId]);
+  }
+}
+
+describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s", (kind) => {
+  let resource: TempResource;
+  let handle: DatabaseHandle;
+  let statements: string[];
+  let queue: RecordingQueue;
+  let jobs: JobService;
+  let deliveries: WebhookDeliveries;
+  let accounts: AccountService;
+  let account: string;
+
+  const newJob = (overrides: Partial<NewJob> = {}): NewJob => {
+    const id = newId();
+    return {
+      id,
+      accountId: account,
+      plan: "business",
+      operation: "rotate",
+      options: { angle: 90 },
+      webhookUrl: "https://hooks.example.com/octavo",
+      inputs: [
+        { name: "a.pdf", size: 10, contentType: "application/pdf", storageKey: `jobs/${id}/inputs/0` },
+      ],
+      ...overrides,
+    };
+  };
+  const output = (id: string) => [
+    { name: "a.pdf", size: 12, contentType: "application/pdf", storageKey: `jobs/${id}/outputs/0` },
+  ];
+
+  beforeAll(async () => {
+    resource = await createTestDatabase(kind);
+    handle = createDatabase(resource.url, { onQuery: (sql) => statements.push(sql) });
+    statements = [];
+    await migrateToLatest(handle);
+    queue = new RecordingQueue();
+    jobs = new JobService(handle, queue);
+    deliveries = new WebhookDeliveries(handle);
+    accounts = new AccountService(handle, secretKey);
+    account = (await accounts.createAccount("jobs@example.com", "business", now)).accountId;
+  });
+
+  afterAll(async () => {
+    await handle?.close();
+    await resource?.dispose();
+  });
+
+  it("accepts a job with its reservation, then queues it", async () => {
+    const job = newJob();
+    const accepted = await jobs.accept(job, now);
+    expect(accepted).toMatchObject({ queued: true, job: { id: job.id, status: "queued", credits: 1 } });
+    expect(queue.queued).toContainEqual(["rotate", job.id]);
+    expect((await jobs.files(job.id, "input")).map((file) => file.storage_key)).toEqual([
+      `jobs/${job.id}/inputs/0`,
+    ]);
+    expect((await usageOf(handle.db, account, "business", now)).creditsReserved).toBeGreaterThanOrEqual(1);
+  });
+
+  it("keeps a job the queue refused, queued in the database for the janitor", async () => {
+    queue.down = true;
+    const job = newJob();
+    try {
+      expect(await jobs.accept(job, now)).toMatchObject({ queued: false, job: { status: "queued" } });
+    } finally {
+      queue.down = false;
+    }
+    expect(await jobs.findForAccount(job.id, account)).toMatchObject({ status: "queued" });
+  });
+
+  it("binds an Idempotency-Key in the job's transaction: a second job with the key leaves nothing", async () => {
+    const idempotency = {
+      key: `order-${newId()}`,
+      fingerprint: "fp",
+      answer: { status: 202, body: { id: "x" } },
+    };
+    const first = newJob({ idempotency });
+    await jobs.accept(first, now);
+    const second = newJob({ idempotency });
+    await expect(jobs.accept(second, now)).rejects.toBeInstanceOf(IdempotencyConflictError);
+    expect(await jobs.findForAccount(second.id, account)).toBeUndefined();
+    expect(await jobs.files(second.id, "input")).toEqual([]);
+  });
+
+  it("refuses a Free account's job past its credits, keeping nothing", async () => {
+    const free = (await accounts.createAccount(`free-${newId()}@example.com`, "free", now)).accountId;
+    const allowance = plans.free.creditsPerMonth;
+    await accounts.adjustCredits(free, -allowance, "spent", now);
+    const job = newJob({ accountId: free, plan: "free", webhookUrl: undefined });
+    await expect(jobs.checkCredits(free, "free", "rotate", now)).rejects.toBeInstanceOf(QuotaExceededError);
+    await expect(jobs.accept(job, now)).rejects.toBeInstanceOf(QuotaExceededError);
+    expect(await jobs.findForAccount(job.id, free)).toBeUndefined();
+  });
+
+  it("runs a job reading its row once, and settles it with outputs, charge and webhook in one go", async () => {
+    const job = newJob();
+    await jobs.accept(job, now);
+    statements = [];
+    const started = await jobs.start(job.id, now);
+    expect(started?.job).toMatchObject({
+      id: job.id,
+      status: "active",
+      attempts: 1,
+      webhook_url: job.webhookUrl,
+    });
+    expect(started?.inputs).toHaveLength(1);
+    if (!started) throw new Error("not started");
+    const settled = await jobs.settle(
+      started,
+      { status: "done", outputs: output(job.id), work: { engine: "qpdf" } },
+      now,
+    );
+    // The row was read by the UPDATE that started the job; nothing selected it again.
+    expect(statements.filter((sql) => /^select .* from "jobs"/i.test(sql))).toEqual([]);
+
+    expect(settled?.deliveryId).toBeDefined();
+    const pending = await deliveries.pending(settled?.deliveryId ?? "");
+    expect(pending).toMatchObject({
+      job: { status: "done", engine: "qpdf" },
+      delivery: { status: "pending" },
+    });
+    expect(pending?.outputs.map((file) => file.name)).toEqual(["a.pdf"]);
+    const ledger = await handle.db
+      .selectFrom("credit_ledger")
+      .selectAll()
+      .where("job_id", "=", job.id)
+      .execute();
+    expect(ledger).toMatchObject([{ kind: "charge", amount: 1 }]);
+
+    // Settled twice (a late duplicate): nothing changes, no second charge, no second delivery.
+    expect(
+      await jobs.settle(started, { status: "failed", code: "timeout", message: "late" }, now),
+    ).toBeUndefined();
+    expect(await jobs.start(job.id, now)).toBeUndefined();
+    expect(
+      await handle.db.selectFrom("credit_ledger").selectAll().where("job_id", "=", job.id).execute(),
+    ).toHaveLength(1);
+    expect(
+      await handle.db.selectFrom("webhook_deliveries").selectAll().where("job_id", "=", job.id).execute(),
+    ).toHaveLength(1);
+  });
+
+  it("settles a failure with no charge, and keeps its delivery for the janitor if it never reached the queue", async () => {
+    const job = newJob();
+    await jobs.accept(job, now);
+    const started = await jobs.start(job.id, now);
+    if (!started) throw new Error("not started");
+    const settled = await jobs.settle(
+      started,
+      { status: "failed", code: "invalid_input", message: "not a PDF" },
+      now,
+    );
+    expect(await jobs.findForAccount(job.id, account)).toMatchObject({
+      status: "failed",
+      error_code: "invalid_input",
+    });
+    expect(
+      await handle.db.selectFrom("credit_ledger").selectAll().where("job_id", "=", job.id).execute(),
+    ).toEqual([]);
+    // The worker died before putting the delivery on the queue: the janitor finds it in the outbox.
+    const outbox = await deliveries.unfinished(new Date(now.getTime() + 1), 100);
+    expect(outbox.map((delivery) => delivery.id)).toContain(settled?.deliveryId);
+  });
+
+  it("fails a job that never ran (the janitor's deadline) with its webhook, once", async () => {
+    const job = newJob();
+    await jobs.accept(job, now);
+    const failed = await jobs.fail(job.id, "timeout", "did not finish", now);
+    expect(failed?.deliveryId).toBeDefined();
+    expect(await jobs.fail(job.id, "timeout", "did not finish", now)).toBeUndefined();
+    const silent = newJob({ webhookUrl: undefined });
+    await jobs.accept(silent, now);
+    expect(await jobs.fail(silent.id, "timeout", "did not finish", now)).toEqual({ deliveryId: undefined });
+  });
+});
