@@ -7,13 +7,15 @@
 //   pnpm --filter @octavo/compress build && node bench/compress/compare.mjs [--pages 30] [--files a.pdf,b.pdf]
 //
 // Goals: recommended ≤ 40 % of the input at SSIM ≥ 0.95 and extreme ≤ 15 % at SSIM ≥ 0.85 on image-heavy
-// files; on every file, recommended smaller than /ebook at equal or better SSIM.
+// files; on every file, recommended smaller than /ebook at equal or better SSIM; and in time, the median
+// seconds per file of each level at most 1.5× /ebook's (printed last, with the per-file ratios).
 import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { median } from "../support.mjs";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const corpusDir = join(repoRoot, "..", "shared", "corpus");
@@ -164,6 +166,8 @@ function ghostscriptPreset(input, output, preset) {
 const work = await mkdtemp(join(tmpdir(), "octavo-compress-bench-"));
 const rows = [];
 const goals = [];
+/** Seconds per file, by level or preset. */
+const seconds = {};
 try {
   for (const file of files) {
     const input = join(corpusDir, file);
@@ -203,6 +207,7 @@ try {
         `${(r.bytes / inputBytes).toFixed(3)} (${r.ssim.toFixed(3)}/${r.ssimMin.toFixed(3)})${r.problems.length ? ` ✗ ${r.problems.join(", ")}` : ""}`,
     );
     rows.push(`| ${file} (${(inputBytes / 1024 ** 2).toFixed(2)} MB) | ${cells.join(" | ")} |`);
+    for (const [name, r] of Object.entries(results)) (seconds[name] ??= []).push(r.seconds);
     const times = Object.entries(results).map(([name, r]) => `${name} ${r.seconds.toFixed(2)} s`);
     console.error(
       `${file}: ${times.join(", ")}; engines: ${results.recommended.engine} / ${results.extreme.engine}`,
@@ -241,5 +246,26 @@ console.log(
 console.log("| File | low | recommended | extreme | gs /ebook | gs /screen |");
 console.log("| --- | --- | --- | --- | --- | --- |");
 for (const row of rows) console.log(row);
+
+// Time: median seconds per file, and each level's median against /ebook's (the goal: at most 1.5×), with
+// the median of the per-file ratios beside it.
+const ebook = seconds["/ebook"] ?? [];
+console.log("");
+console.log(
+  "| Seconds per file | median | min | max | median ÷ /ebook median | median of per-file ÷ /ebook |",
+);
+console.log("| --- | --- | --- | --- | --- | --- |");
+for (const [name, values] of Object.entries(seconds)) {
+  const perFile = median(values.map((value, index) => value / ebook[index]));
+  const ratio = median(values) / median(ebook);
+  console.log(
+    `| ${name} | ${median(values).toFixed(2)} | ${Math.min(...values).toFixed(2)} | ${Math.max(...values).toFixed(2)} | ${ratio.toFixed(2)}× | ${perFile.toFixed(2)}× |`,
+  );
+  if (["low", "recommended", "extreme"].includes(name)) {
+    goals.push(
+      `${ratio <= 1.5 ? "met    " : "NOT met"}  ${name}: median seconds ≤ 1.5× /ebook's (${ratio.toFixed(2)}×)`,
+    );
+  }
+}
 console.log("");
 for (const line of goals) console.log(line);

@@ -9,7 +9,7 @@ import type {
   StoredFile,
 } from "@octavo/core";
 import type { DatabaseHandle } from "@octavo/db";
-import type { JobProducer } from "@octavo/queue";
+import type { JobEndedListener, JobProducer } from "@octavo/queue";
 import type { BlobStore } from "@octavo/storage";
 import type { RequestHandler } from "express";
 import type { PlanRateLimiter } from "./middleware/rate-limit.js";
@@ -37,6 +37,8 @@ export interface ApiContext {
   database: DatabaseHandle;
   store: BlobStore;
   producer: JobProducer;
+  /** Wakes the long polls of GET /v1/jobs/{id}?wait= when a worker ends their job. */
+  jobEnded: Pick<JobEndedListener, "wait">;
   accounts: AccountService;
   jobs: JobService;
   /** Verifies the API's own signed /v1/files/ links. */

@@ -109,11 +109,16 @@ describe("a cluster: two API nodes, workers per queue, PostgreSQL, shared Redis 
     expect(fromS3.headers.get("content-disposition")).toContain("merged.pdf");
 
     // The inputs went to S3 and were deleted once the jobs ended; the outputs are there.
-    const stored = await cluster.runtime.database.db
-      .selectFrom("job_files")
-      .select(["role", "storage_key", "deleted_at"])
-      .where("job_id", "in", [mergeId, rotateId])
-      .execute();
+    // (The worker deletes them just after it settles a job, so the client can hear of the end first.)
+    const { db } = cluster.runtime.database;
+    const stored = await waitFor("the jobs' inputs to be deleted", async () => {
+      const files = await db
+        .selectFrom("job_files")
+        .select(["role", "storage_key", "deleted_at"])
+        .where("job_id", "in", [mergeId, rotateId])
+        .execute();
+      return files.every((file) => file.role !== "input" || file.deleted_at !== null) ? files : undefined;
+    });
     for (const file of stored) {
       const present = (await cluster.runtime.store.stat(file.storage_key)) !== undefined;
       expect(present, `${file.role} ${file.storage_key}`).toBe(file.role === "output");

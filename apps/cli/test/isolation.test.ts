@@ -1,23 +1,27 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { corpusPath, createTempDir, nestedFormsPdf, waitFor } from "@octavo/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client, type JobBody } from "./support/client.js";
-import { processesMatching } from "./support/processes.js";
+import { descendantsMatching } from "./support/processes.js";
 import { type Stack, startStack } from "./support/stack.js";
 
 // The isolation the sandboxes give, shown through the real worker with generated hostile files: each
 // fails its own job with the right code, and the light job sent beside it still finishes.
 const normal = corpusPath("general/samplefiles_pdflatex-outline.pdf");
 let files: Awaited<ReturnType<typeof createTempDir>>;
+// The worker's temp directory for this file alone, so "nothing left behind" does not see other files' jobs.
+let scratch: Awaited<ReturnType<typeof createTempDir>>;
+const systemTmp = process.env.TMPDIR;
 const hostile = (name: string, bytes: Buffer): string => {
   const path = join(files.path, name);
   writeFileSync(path, bytes);
   return path;
 };
 
-const sandboxes = () => processesMatching("sandbox/child.js");
+// The stack runs in this process: its sandboxes and their tools are this process's descendants, which
+// keeps these checks apart from the test files running beside this one.
+const sandboxes = () => descendantsMatching(process.pid, "sandbox/child.js");
 /** User and system CPU seconds a process has used (/proc/<pid>/stat fields 14 and 15, in ticks of 10 ms). */
 function cpuSeconds(pid: number): number {
   try {
@@ -27,7 +31,11 @@ function cpuSeconds(pid: number): number {
     return 0; // gone
   }
 }
-const toolsLeft = () => ["qpdf", "pdfinfo", "gs"].flatMap((tool) => processesMatching(`${tool} `));
+const toolsLeft = () =>
+  ["qpdf", "pdfinfo", "gs"].flatMap((tool) => descendantsMatching(process.pid, `${tool} `));
+/** Waits (5 s at most) for the killed tools to have exited: a SIGKILLed process takes a moment to go. */
+const noToolsLeft = () =>
+  waitFor("the job's tools to have exited", () => (toolsLeft().length === 0 ? true : undefined), 5000);
 
 async function submit(client: Client, path: string, file: string, options?: unknown): Promise<string> {
   const created = await client.postFiles(path, [{ path: file }], options);
@@ -46,8 +54,15 @@ describe("sandbox isolation, through the worker", () => {
   let stack: Stack | undefined;
   beforeAll(async () => {
     files = await createTempDir("octavo-hostile-");
+    scratch = await createTempDir("octavo-isolation-tmp-");
+    process.env.TMPDIR = scratch.path;
   });
-  afterAll(() => files.dispose());
+  afterAll(async () => {
+    if (systemTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = systemTmp;
+    await scratch.dispose();
+    await files.dispose();
+  });
   afterEach(async () => {
     await stack?.close();
     stack = undefined;
@@ -64,7 +79,7 @@ describe("sandbox isolation, through the worker", () => {
     const [endless, rotated] = await beside(client, "/v1/repair", hostile("endless.pdf", nestedFormsPdf(22)));
     expect(endless).toMatchObject({ status: "failed", error: "timeout" });
     expect(rotated.status).toBe("done");
-    expect(toolsLeft()).toEqual([]);
+    await noToolsLeft();
     // The worker goes on: the next job runs.
     expect((await client.waitForJob(await submit(client, "/v1/rotate", normal, { angle: 180 }))).status).toBe(
       "done",
@@ -110,14 +125,13 @@ describe("sandbox isolation, through the worker", () => {
     const rotateId = await submit(client, "/v1/rotate", normal, { angle: 270 });
     expect(await client.waitForJob(repairId)).toMatchObject({ status: "failed", error: "conversion_failed" });
     expect((await client.waitForJob(rotateId)).status).toBe("done");
-    expect(toolsLeft()).toEqual([]);
+    await noToolsLeft();
   });
 
   it("runs light jobs one after another in the same sandbox, each leaving nothing behind", async () => {
     stack = await startStack({ database: "sqlite", redis: "supervised" });
     const client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
-    const jobDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith("octavo-job-"));
-    const dirsBefore = jobDirs();
+    const jobDirs = () => readdirSync(scratch.path).filter((name) => name.startsWith("octavo-job-"));
     await client.waitForJob(await submit(client, "/v1/rotate", normal, { angle: 90 }));
     const warm = sandboxes();
     for (const angle of [90, 180, 270]) {
@@ -127,7 +141,12 @@ describe("sandbox isolation, through the worker", () => {
     // No new process started for them: the same sandboxes took the jobs.
     expect(sandboxes().sort()).toEqual(warm.sort());
     // Each job's files are gone once it ended.
-    expect(jobDirs().filter((name) => !dirsBefore.includes(name))).toEqual([]);
+    // The work dir is removed just after the job is settled, so the client may see "done" a moment before.
+    await waitFor(
+      "the jobs' work dirs to be removed",
+      () => (jobDirs().length === 0 ? true : undefined),
+      5000,
+    );
     for (const pid of warm) {
       // The sandboxes hold none of the service's secrets.
       const environment = readFileSync(`/proc/${pid}/environ`, "utf8");

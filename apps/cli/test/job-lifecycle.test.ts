@@ -3,7 +3,7 @@ import { corpusPath, waitFor } from "@octavo/testing";
 import { runJanitor } from "@octavo/worker";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "./support/client.js";
-import { processesMatching } from "./support/processes.js";
+import { descendantsMatching } from "./support/processes.js";
 import { type Stack, startStack } from "./support/stack.js";
 
 const small = corpusPath("general/samplefiles_pdflatex-outline.pdf");
@@ -29,7 +29,7 @@ describe("the job lifecycle", () => {
     const first = await client.waitForJob(
       (await client.postFiles("/v1/rotate", [{ path: small }])).body.id as string,
     );
-    const before = processesMatching("sandbox/child.js");
+    const before = descendantsMatching(process.pid, "sandbox/child.js");
     expect(before.length).toBeGreaterThanOrEqual(1);
     for (const pid of before) {
       // The sandboxes that parse the untrusted files hold none of the service's secrets.
@@ -44,9 +44,12 @@ describe("the job lifecycle", () => {
     expect(job).toMatchObject({ status: "failed", error: "timeout" });
     expect(job.message).toMatch(/longer than/);
     // The sandbox that ran the job is gone, with the tools it started.
-    const after = processesMatching("sandbox/child.js");
+    const after = descendantsMatching(process.pid, "sandbox/child.js");
     expect(before.filter((pid) => !after.includes(pid)).length).toBeGreaterThanOrEqual(1);
-    expect([...processesMatching("ocrmypdf"), ...processesMatching("tesseract")]).toEqual([]);
+    expect([
+      ...descendantsMatching(process.pid, "ocrmypdf"),
+      ...descendantsMatching(process.pid, "tesseract"),
+    ]).toEqual([]);
     // The timed-out OCR is not charged (nor reserved); the rotate is, when it finished.
     expect((await client.get("/v1/account")).body).toMatchObject({
       creditsUsed: first.status === "done" ? 1 : 0,
@@ -66,8 +69,12 @@ describe("the job lifecycle", () => {
     const jobId = created.body.id as string;
     const done = await client.waitForJob(jobId);
     expect(done.status).toBe("done");
-    const [input] = await stack.runtime.jobs.files(jobId, "input");
-    expect(input?.deleted_at).not.toBeNull();
+    // The worker deletes the inputs just after it settles the job, so the client can hear of it first.
+    const { jobs } = stack.runtime;
+    const input = await waitFor("the job's input to be deleted", async () => {
+      const [file] = await jobs.files(jobId, "input");
+      return file?.deleted_at ? file : undefined;
+    });
     expect(await stack.runtime.store.stat(input?.storage_key ?? "")).toBeUndefined();
 
     const url = done.outputs?.[0]?.url ?? "";

@@ -1,6 +1,6 @@
 import { enqueueWebhookDelivery } from "@octavo/queue";
+import { afterSettled } from "./after-settled.js";
 import type { WorkerContext } from "./context.js";
-import { sendDelivery } from "./webhooks/send-delivery.js";
 
 const BATCH = 500;
 /** Delivery records (the dashboard's "recent deliveries") are kept 30 days, as Stripe keeps its events. */
@@ -42,7 +42,7 @@ export async function runJanitor(
       );
       if (settled) {
         failed += 1;
-        await sendDelivery(ctx, settled);
+        await afterSettled(ctx, job.id, settled);
       }
     } else if (job.status === "queued") {
       await ctx.producer.enqueue(job.operation, job.id);

@@ -4,17 +4,21 @@ import { join } from "node:path";
 import type { Outcome, StartedJob, StoredFile } from "@octavo/core";
 import type { JobFileRow } from "@octavo/db";
 import { BlobNotFoundError } from "@octavo/storage";
+import { afterSettled } from "./after-settled.js";
 import type { WorkerContext } from "./context.js";
 import { operationRunners } from "./operations.js";
-import type { ResidentEngines, ResidentTask } from "./resident/resident-engines.js";
+import type { ResidentEngines } from "./resident/resident-engines.js";
 import type { EngineTask, SandboxResult, SandboxTask } from "./sandbox/protocol.js";
 import type { Sandboxes } from "./sandbox/sandboxes.js";
-import { sendDelivery } from "./webhooks/send-delivery.js";
 
 const PROGRESS_WRITE_INTERVAL_MS = 500;
 
+/**
+ * Writes the job's progress at most every half second, the first time half a second after it started:
+ * a job that ends sooner (most light jobs) writes none, and its poller sees it done instead.
+ */
 function progressWriter(ctx: WorkerContext, jobId: string): (fraction: number) => void {
-  let lastWrite = 0;
+  let lastWrite = Date.now();
   return (fraction) => {
     const now = Date.now();
     if (now - lastWrite < PROGRESS_WRITE_INTERVAL_MS) return;
@@ -30,9 +34,9 @@ async function deleteInputs(ctx: WorkerContext, inputs: readonly JobFileRow[]): 
   await ctx.jobs.filesDeleted(inputs);
 }
 
-/** Settles the run (one transaction), then sends the webhook delivery it recorded. */
+/** Settles the run (one transaction), then sends its webhook and says it ended. */
 async function settle(ctx: WorkerContext, started: StartedJob, outcome: Outcome): Promise<void> {
-  await sendDelivery(ctx, await ctx.jobs.settle(started, outcome));
+  await afterSettled(ctx, started.job.id, await ctx.jobs.settle(started, outcome));
 }
 
 /**
@@ -60,7 +64,7 @@ function execute(
     const { reuse } = operationRunners[task.operation];
     return runners.sandboxes.run(task, { ...options, reuse });
   }
-  return runners.resident.run(task as ResidentTask, options);
+  return runners.resident.run(task, options);
 }
 
 export async function runJob(

@@ -11,6 +11,7 @@ import {
 } from "@octavo/queue";
 import { type Job, WaitingError, Worker } from "bullmq";
 import pLimit, { type LimitFunction } from "p-limit";
+import { afterSettled } from "./after-settled.js";
 import type { WorkerContext } from "./context.js";
 import { runJanitor } from "./janitor.js";
 import { type Lane, operationRunners } from "./operations.js";
@@ -18,7 +19,6 @@ import { ResidentEngines } from "./resident/resident-engines.js";
 import { runJob } from "./run-job.js";
 import { Sandboxes } from "./sandbox/sandboxes.js";
 import { deliverWebhook } from "./webhooks/deliver.js";
-import { sendDelivery } from "./webhooks/send-delivery.js";
 
 export interface RunningWorkers {
   /** Stop taking jobs, let running ones finish within the deadline, then hand the rest back. */
@@ -89,7 +89,7 @@ export async function startWorkers(
           "conversion_failed",
           "The job could not be run because of a problem on our side; it was not charged. Try again.",
         )
-        .then((settled) => sendDelivery(ctx, settled))
+        .then((settled) => afterSettled(ctx, job.data.jobId, settled))
         .catch((failError: unknown) => ctx.logger.error({ err: failError }, "could not mark the job failed"));
     }
   };

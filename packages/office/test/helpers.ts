@@ -98,9 +98,16 @@ export async function failureOf(promise: Promise<unknown>): Promise<JobFailure> 
 
 /** PIDs of soffice.bin processes whose profile lies under `workDir`. */
 export async function sofficePids(workDir: string): Promise<number[]> {
-  const { stdout } = await execFileAsync("ps", ["-eo", "pid=,args="]);
-  return stdout
+  const { stdout } = await execFileAsync("ps", ["-eo", "pid=,ppid=,args="]);
+  const processes = stdout
     .split("\n")
     .filter((line) => line.includes("soffice.bin") && line.includes(workDir))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
+    .map((line) => {
+      const [pid, ppid] = line.trim().split(/\s+/);
+      return { pid: Number(pid), ppid: Number(ppid) };
+    });
+  // soffice.bin forks now and then (a helper, between fork and exec it still reads as soffice.bin):
+  // such a child belongs to its parent's instance and is not counted.
+  const pids = new Set(processes.map(({ pid }) => pid));
+  return processes.filter(({ ppid }) => !pids.has(ppid)).map(({ pid }) => pid);
 }

@@ -1,3 +1,4 @@
+export { JobEndedListener } from "./job-ended.js";
 export { assertQueueName, type JobMessage, JobProducer, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from "./queues.js";
 export { createRedis, pingRedis, type RedisRole, waitUntilReady } from "./redis-connection.js";
 export { type RedisServerLogger, type SupervisedRedis, startRedisServer } from "./redis-server.js";

@@ -1,5 +1,6 @@
 import { type JobsOptions, Queue } from "bullmq";
 import type { Redis } from "ioredis";
+import { announceJobEnded } from "./job-ended.js";
 
 /** The job-finished webhooks have their own queue and their own workers. */
 export const WEBHOOK_QUEUE = "webhooks";
@@ -66,6 +67,11 @@ export class JobProducer {
   /** True when more than `maxWaiting` jobs wait in the queue: the API then refuses new ones with 503. */
   async isBacklogged(queueName: string, maxWaiting: number): Promise<boolean> {
     return (await this.queue(queueName).getWaitingCount()) > maxWaiting;
+  }
+
+  /** Tells the API nodes that a job ended (see JobEndedListener). */
+  announceEnded(jobId: string): Promise<void> {
+    return announceJobEnded(this.connection, this.prefix, jobId);
   }
 
   /** Workers connected to a queue right now (readiness: somebody will run what we enqueue). */

@@ -1,4 +1,3 @@
-import { setTimeout as delay } from "node:timers/promises";
 import { ApiError } from "@octavo/contracts";
 import { jobView } from "@octavo/core";
 import type { JobRow } from "@octavo/db";
@@ -8,9 +7,11 @@ import { accountIdOf } from "../middleware/authenticate.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_WAIT_SECONDS = 60;
-/** The held request re-reads the job often at first (most jobs end in a second) and less often later. */
-const FIRST_STEP_MS = 25;
-const LONGEST_STEP_MS = 500;
+/**
+ * A held request answers when a worker says the job ended; it also reads the job this often, in case
+ * such a notice was lost (they are best effort).
+ */
+const FALLBACK_READ_MS = 500;
 
 function waitSeconds(req: Request): number {
   const raw = req.query.wait;
@@ -40,10 +41,13 @@ export function jobsRouter(ctx: ApiContext): Router {
     if (!job) throw new ApiError("not_found", "There is no job with this id.", `job_id: ${jobId}`);
     // ?wait=N holds the answer until the job ends (or N seconds pass): one request instead of many polls.
     const deadline = Date.now() + wait * 1000;
-    for (let step = FIRST_STEP_MS; !finished(job) && Date.now() < deadline && !req.socket.destroyed; ) {
-      await delay(Math.min(step, Math.max(0, deadline - Date.now())));
+    while (!finished(job) && Date.now() < deadline && !req.socket.destroyed) {
+      // Listening first, then reading: an end announced in between is seen by the read.
+      const ended = ctx.jobEnded.wait(job.id, Math.min(FALLBACK_READ_MS, deadline - Date.now()));
       job = (await load()) ?? job;
-      step = Math.min(LONGEST_STEP_MS, step * 1.5);
+      if (finished(job)) break;
+      await ended;
+      job = (await load()) ?? job;
     }
     const outputs = job.status === "done" ? await ctx.jobs.files(job.id, "output") : [];
     if (!finished(job)) res.setHeader("Retry-After", "1");

@@ -11,7 +11,7 @@ import { type OperationId, operations } from "@octavo/contracts";
 import { dashboardRouter } from "@octavo/dashboard";
 import { pingDatabase } from "@octavo/db";
 import { availableOperations } from "@octavo/engines";
-import { pingRedis, WEBHOOK_QUEUE } from "@octavo/queue";
+import { createRedis, JobEndedListener, pingRedis, WEBHOOK_QUEUE } from "@octavo/queue";
 import {
   type QueueName,
   type QueueSpec,
@@ -137,10 +137,18 @@ export async function serve(
   const workers = roles.queues ? await startWorkers({ ...runtime }, roles.queues) : undefined;
   let server: Server | undefined;
   let address: string | undefined;
+  let jobEnded: JobEndedListener | undefined;
   if (roles.api) {
     const offered = offeredOperations(workers !== undefined);
+    // A connection of its own (subscribed, it can run nothing else), retrying like a worker's.
+    const subscriber = createRedis(runtime.redisUrl, "worker");
+    subscriber.on("error", (error) =>
+      runtime.logger.warn({ err: error }, "job notices: redis connection error"),
+    );
+    jobEnded = new JobEndedListener(subscriber, config.queuePrefix);
     const ctx: ApiContext = {
       ...runtime,
+      jobEnded,
       availableOperations: new Set(offered),
       rateLimiter: new PlanRateLimiter(runtime.producerConnection, config.queuePrefix),
       outbound: createOutbound({ allowlist: runtime.allowlist, timeoutMs: config.urlTimeoutSeconds * 1000 }),
@@ -172,6 +180,7 @@ export async function serve(
         await new Promise<void>((resolve) => closing.close(() => resolve()));
       }
       await workers?.close();
+      jobEnded?.close();
     },
   };
 }

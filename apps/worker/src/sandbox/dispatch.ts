@@ -1,5 +1,4 @@
 import { availableParallelism } from "node:os";
-import { compress } from "@octavo/compress";
 import type { OptionsOf } from "@octavo/contracts";
 import {
   type EngineContext,
@@ -12,9 +11,6 @@ import {
   split,
   unlock,
 } from "@octavo/engines";
-import { ocr } from "@octavo/ocr";
-import { pdfToExcel, pdfToPowerPoint, pdfToWord } from "@octavo/pdf-office";
-import { toPdfA } from "@octavo/pdfa";
 import type { SandboxedOperation } from "../operations.js";
 import type { SandboxTask } from "./protocol.js";
 
@@ -32,7 +28,11 @@ function single(inputs: readonly EngineInput[]): EngineInput {
   return input;
 }
 
-/** Operation id → engine call, for every operation that runs in a sandbox. */
+/**
+ * Operation id → engine call, for every operation that runs in a sandbox. The heavy operations' packages
+ * are imported on their first job: a light sandbox never loads them, and keeps a small heap, which every
+ * garbage collection has to walk.
+ */
 const engineCalls: { [K in SandboxedOperation]: EngineCall<K> } = {
   merge: (inputs, _options, ctx) => merge(inputs, ctx),
   split: (inputs, options, ctx) => split(single(inputs), options, ctx),
@@ -41,15 +41,21 @@ const engineCalls: { [K in SandboxedOperation]: EngineCall<K> } = {
   unlock: (inputs, options, ctx) => unlock(single(inputs), options, ctx),
   repair: (inputs, _options, ctx) => repair(single(inputs), ctx),
   compress: async (inputs, options, ctx) => {
+    const { compress } = await import("@octavo/compress");
     const result = await compress(single(inputs), options, ctx);
     return { ...result, report: { ...result.report } };
   },
   // OCR runs its pages in parallel within this worker's CPU share.
-  ocr: (inputs, options, ctx) => ocr(single(inputs), options, { ...ctx, cpus: availableParallelism() }),
-  "pdf-to-pdfa": (inputs, options, ctx) => toPdfA(single(inputs), options, ctx),
-  "pdf-to-word": (inputs, _options, ctx) => pdfToWord(single(inputs), {}, ctx),
-  "pdf-to-powerpoint": (inputs, _options, ctx) => pdfToPowerPoint(single(inputs), {}, ctx),
-  "pdf-to-excel": (inputs, options, ctx) => pdfToExcel(single(inputs), options, ctx),
+  ocr: async (inputs, options, ctx) =>
+    (await import("@octavo/ocr")).ocr(single(inputs), options, { ...ctx, cpus: availableParallelism() }),
+  "pdf-to-pdfa": async (inputs, options, ctx) =>
+    (await import("@octavo/pdfa")).toPdfA(single(inputs), options, ctx),
+  "pdf-to-word": async (inputs, _options, ctx) =>
+    (await import("@octavo/pdf-office")).pdfToWord(single(inputs), {}, ctx),
+  "pdf-to-powerpoint": async (inputs, _options, ctx) =>
+    (await import("@octavo/pdf-office")).pdfToPowerPoint(single(inputs), {}, ctx),
+  "pdf-to-excel": async (inputs, options, ctx) =>
+    (await import("@octavo/pdf-office")).pdfToExcel(single(inputs), options, ctx),
 };
 
 /** Runs the task's engine. */

@@ -1,0 +1,56 @@
+import type { Redis } from "ioredis";
+
+/** The pub/sub channel on which workers say which jobs they ended. */
+function channelOf(prefix: string): string {
+  return `${prefix}:jobs:ended`;
+}
+
+/**
+ * A worker says a job ended (Redis pub/sub), so that API nodes holding a long poll on it (GET
+ * /v1/jobs/{id}?wait=) answer at once instead of at their next database read. Best effort: a lost
+ * notice only delays the answer to that next read.
+ */
+export async function announceJobEnded(publisher: Redis, prefix: string, jobId: string): Promise<void> {
+  await publisher.publish(channelOf(prefix), jobId);
+}
+
+/** An API node's side: one subscribed connection, and the long polls waiting on it. */
+export class JobEndedListener {
+  private readonly waiting = new Map<string, Set<() => void>>();
+
+  /** `subscriber` becomes a subscriber connection: it must be used for nothing else. */
+  constructor(
+    private readonly subscriber: Redis,
+    prefix: string,
+  ) {
+    const channel = channelOf(prefix);
+    subscriber.on("message", (from: string, jobId: string) => {
+      if (from !== channel) return;
+      for (const wake of this.waiting.get(jobId) ?? []) wake();
+    });
+    // ioredis subscribes again by itself after a reconnect.
+    subscriber.subscribe(channel).catch(() => undefined);
+  }
+
+  /** Resolves when the job is said to have ended, or after `ms`, whichever comes first. */
+  wait(jobId: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wakers = this.waiting.get(jobId) ?? new Set<() => void>();
+      this.waiting.set(jobId, wakers);
+      const wake = () => {
+        clearTimeout(timer);
+        wakers.delete(wake);
+        if (wakers.size === 0) this.waiting.delete(jobId);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      // A wait nobody awaits any more (its job was seen ended another way) must not hold the process.
+      timer.unref();
+      wakers.add(wake);
+    });
+  }
+
+  close(): void {
+    this.subscriber.disconnect();
+  }
+}

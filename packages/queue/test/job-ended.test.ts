@@ -1,0 +1,44 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import { createRedis, JobEndedListener, JobProducer, waitUntilReady } from "../src/index.js";
+
+// The machine's Redis, as CI starts it; a fresh prefix keeps runs apart.
+const url = "redis://127.0.0.1:6379";
+const prefix = `test-ended-${randomBytes(4).toString("hex")}`;
+
+describe("job-ended notices", () => {
+  const publisher = createRedis(url, "producer");
+  const producer = new JobProducer(publisher, prefix);
+  const listener = new JobEndedListener(createRedis(url, "worker"), prefix);
+  afterAll(async () => {
+    listener.close();
+    await producer.close();
+    publisher.disconnect();
+  });
+
+  it("wakes the wait on a job when a worker says it ended, and only that job's", async () => {
+    await waitUntilReady(publisher);
+    // The subscription is asynchronous: announce until the listener hears it.
+    const started = Date.now();
+    const heard = listener.wait("job-a", 10_000);
+    const other = listener.wait("job-b", 400).then(() => Date.now() - started);
+    let announcing = true;
+    void (async () => {
+      while (announcing) {
+        await producer.announceEnded("job-a");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    await heard;
+    announcing = false;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // job-b heard nothing: it waits out its own time.
+    expect(await other).toBeGreaterThanOrEqual(390);
+  });
+
+  it("gives up after the time asked when nothing is said", async () => {
+    const started = Date.now();
+    await listener.wait("never", 150);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+});
