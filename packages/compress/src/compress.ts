@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { displayName, JobFailure, openSource, pdfNameLike, runOperation } from "@octavo/engines";
 import { hasColour, lossOf, type PdfFacts, readFacts } from "./facts.js";
 import { rewriteWithGhostscript } from "./ghostscript.js";
-import { type ImagePassStats, recompressImages } from "./images.js";
+import { ImageCache, type ImagePassStats, recompressImages } from "./images.js";
 import { losslessPass, saveWithMupdf } from "./lossless.js";
 import {
   describeSetting,
@@ -36,6 +36,8 @@ interface Candidate {
   engine: string;
   /** Its bytes without the image streams: what no image setting can take away. */
   nonImageBytes: number;
+  /** Its `qpdf --check`, started when it was made if it was the smallest yet, else when first needed. */
+  structure?: Promise<Structure>;
 }
 
 /**
@@ -138,82 +140,87 @@ async function compressIn(
         };
 
   const maker = new CandidateMaker(base.path, base.engine, facts, scratchDir, options.grayscale, ctx);
-  const steps: readonly LadderStep[] =
-    options.targetKB !== undefined
-      ? targetLadder
-      : options.level === "low"
-        ? [{ kind: "lossless" }]
-        : [{ kind: "images", setting: imageSettings[options.level] }];
-  const targetBytes = options.targetKB === undefined ? undefined : options.targetKB * 1024;
+  try {
+    const steps: readonly LadderStep[] =
+      options.targetKB !== undefined
+        ? targetLadder
+        : options.level === "low"
+          ? [{ kind: "lossless" }]
+          : [{ kind: "images", setting: imageSettings[options.level] }];
+    const targetBytes = options.targetKB === undefined ? undefined : options.targetKB * 1024;
 
-  let best: Candidate | undefined;
-  for (let index = 0; index < steps.length; index += 1) {
-    const step = steps[index] as LadderStep;
-    const made = await maker.make(step);
-    best = await maker.smallestSound(made.candidates, best);
-    ctx.onProgress?.(0.1 + (0.85 * (index + 1)) / steps.length);
-    if (targetBytes === undefined) continue;
-    const smallest = Math.min(
-      best?.bytes ?? Number.POSITIVE_INFINITY,
-      originalSound ? inputBytes : (fallback?.bytes ?? Number.POSITIVE_INFINITY),
-    );
-    if (smallest <= targetBytes) break;
-    // Stronger steps only change images. When this step's image pass found nothing any setting changes,
-    // they would make the same files again; when what is not images already exceeds the target, only the
-    // strongest step can still make the result smaller, so the steps between are skipped.
-    if (step.kind !== "images") continue;
-    if (!made.settingMatters) break;
-    if (made.nonImageFloor > targetBytes && index < steps.length - 2) index = steps.length - 2;
-  }
-  warnings.push(...maker.warnings);
+    let best: Candidate | undefined;
+    for (let index = 0; index < steps.length; index += 1) {
+      const step = steps[index] as LadderStep;
+      const made = await maker.make(step);
+      best = await maker.smallestSound(made.candidates, best);
+      ctx.onProgress?.(0.1 + (0.85 * (index + 1)) / steps.length);
+      if (targetBytes === undefined) continue;
+      const smallest = Math.min(
+        best?.bytes ?? Number.POSITIVE_INFINITY,
+        originalSound ? inputBytes : (fallback?.bytes ?? Number.POSITIVE_INFINITY),
+      );
+      if (smallest <= targetBytes) break;
+      // Stronger steps only change images. When this step's image pass found nothing any setting changes,
+      // they would make the same files again; when what is not images already exceeds the target, only the
+      // strongest step can still make the result smaller, so the steps between are skipped.
+      if (step.kind !== "images") continue;
+      if (!made.settingMatters) break;
+      if (made.nonImageFloor > targetBytes && index < steps.length - 2) index = steps.length - 2;
+    }
+    warnings.push(...maker.warnings);
 
-  let chosen = best !== undefined && best.bytes < inputBytes ? best : undefined;
-  if (chosen === undefined && !originalSound) {
-    // The damaged original is not a valid result: the smallest sound copy is, even when it is larger.
-    chosen = [best, fallback]
-      .filter((candidate) => candidate !== undefined)
-      .sort((a, b) => a.bytes - b.bytes)[0];
-    if (chosen !== undefined && chosen.bytes >= inputBytes) {
-      warnings.push(
-        `${name} is damaged and could not be made smaller; a sound repaired copy is returned instead of the damaged original (${Math.round((chosen.bytes / inputBytes) * 100)} % of its size).`,
+    let chosen = best !== undefined && best.bytes < inputBytes ? best : undefined;
+    if (chosen === undefined && !originalSound) {
+      // The damaged original is not a valid result: the smallest sound copy is, even when it is larger.
+      chosen = [best, fallback]
+        .filter((candidate) => candidate !== undefined)
+        .sort((a, b) => a.bytes - b.bytes)[0];
+      if (chosen !== undefined && chosen.bytes >= inputBytes) {
+        warnings.push(
+          `${name} is damaged and could not be made smaller; a sound repaired copy is returned instead of the damaged original (${Math.round((chosen.bytes / inputBytes) * 100)} % of its size).`,
+        );
+      }
+    }
+    if (chosen === undefined && options.grayscale) {
+      throw new JobFailure(
+        "conversion_failed",
+        `${name} could not be converted to grayscale without losing content (${maker.lastProblem ?? "the engines failed"}).`,
       );
     }
-  }
-  if (chosen === undefined && options.grayscale) {
-    throw new JobFailure(
-      "conversion_failed",
-      `${name} could not be converted to grayscale without losing content (${maker.lastProblem ?? "the engines failed"}).`,
-    );
-  }
-  if (chosen === undefined && !originalSound)
-    throw unrepairable(name, maker.lastProblem ?? structure.problem);
-  const outputBytes = chosen?.bytes ?? inputBytes;
-  if (chosen === undefined) {
-    warnings.push(
-      `${name} could not be made smaller${options.targetKB === undefined ? " at this level" : ""}; the original file is returned unchanged.`,
-    );
-  }
-  const report: CompressionReport = {
-    inputBytes,
-    outputBytes,
-    ratio: Number((outputBytes / inputBytes).toFixed(4)),
-    setting: chosen === undefined ? "original (unchanged)" : chosen.setting,
-  };
-  if (targetBytes !== undefined && options.targetKB !== undefined) {
-    report.targetKB = options.targetKB;
-    report.targetMet = outputBytes <= targetBytes;
-    if (!report.targetMet) {
+    if (chosen === undefined && !originalSound)
+      throw unrepairable(name, maker.lastProblem ?? structure.problem);
+    const outputBytes = chosen?.bytes ?? inputBytes;
+    if (chosen === undefined) {
       warnings.push(
-        `${name} could not be brought under ${options.targetKB} KB; the smallest result is ${Math.ceil(outputBytes / 1024)} KB (${Math.round((outputBytes / inputBytes) * 100)} % of the original).`,
+        `${name} could not be made smaller${options.targetKB === undefined ? " at this level" : ""}; the original file is returned unchanged.`,
       );
     }
+    const report: CompressionReport = {
+      inputBytes,
+      outputBytes,
+      ratio: Number((outputBytes / inputBytes).toFixed(4)),
+      setting: chosen === undefined ? "original (unchanged)" : chosen.setting,
+    };
+    if (targetBytes !== undefined && options.targetKB !== undefined) {
+      report.targetKB = options.targetKB;
+      report.targetMet = outputBytes <= targetBytes;
+      if (!report.targetMet) {
+        warnings.push(
+          `${name} could not be brought under ${options.targetKB} KB; the smallest result is ${Math.ceil(outputBytes / 1024)} KB (${Math.round((outputBytes / inputBytes) * 100)} % of the original).`,
+        );
+      }
+    }
+    return {
+      chosenPath: chosen?.path ?? inputPath,
+      engine: chosen?.engine ?? "none",
+      warnings,
+      report,
+    };
+  } finally {
+    // No qpdf --check started for a candidate outlives the job.
+    await maker.drain();
   }
-  return {
-    chosenPath: chosen?.path ?? inputPath,
-    engine: chosen?.engine ?? "none",
-    warnings,
-    report,
-  };
 }
 
 function unrepairable(name: string, problem: string | undefined): JobFailure {
@@ -318,6 +325,12 @@ const baseNames: Record<Base, string> = {
   "ghostscript-legacy": "Ghostscript (legacy interpreter)",
 };
 
+/** What one route made: its candidate (undefined when it failed or lost something), and whether the image setting mattered. */
+interface RouteResult {
+  candidate: Candidate | undefined;
+  settingMatters: boolean;
+}
+
 /** The checked results of one ladder step, and what they say about the steps after it. */
 interface StepResult {
   /** Smallest first; not yet run through `qpdf --check` (see `smallestSound`). */
@@ -333,17 +346,22 @@ interface StepResult {
  * checked result wins: the image pass on the file itself (keeps its structure exactly), and the image pass
  * on Ghostscript's rewrite of it (fonts subset and compressed, which the image pass cannot do). With
  * grayscale, Ghostscript's gray rewrite is the base of every route. Each route ends with the lossless pass.
+ *
+ * The routes run side by side: Ghostscript works in its own process while the image pass works on the
+ * file itself, and the images both routes share are re-encoded once (`ImageCache`).
  */
 class CandidateMaker {
   readonly warnings: string[] = [];
   lastProblem: string | undefined;
   private readonly rewrites = new Map<Base, Promise<string | undefined>>();
+  private readonly images = new ImageCache();
   /** How long the current interpreter's rewrite took: the legacy one gets a few times as long. */
   private currentInterpreterMs: number | undefined;
   /** Bases whose results lost something: every setting would lose it too, so they are not tried again. */
   private readonly rejected = new Set<Base>();
-  /** Results found unsound by `qpdf --check`, by path. */
-  private readonly unsound = new Set<string>();
+  /** The smallest candidate made so far: a smaller one has its `qpdf --check` started at once. */
+  private smallestBytes = Number.POSITIVE_INFINITY;
+  private readonly checks: Promise<Structure>[] = [];
   private made = 0;
 
   constructor(
@@ -357,42 +375,51 @@ class CandidateMaker {
   ) {}
 
   async make(step: LadderStep): Promise<StepResult> {
-    const bases: Base[] = [];
-    if (!this.gray) bases.push("source");
+    const chains: Base[][] = [];
+    if (!this.gray) chains.push(["source"]);
     // Ghostscript rewrites fonts and content: it is for the lossy steps (and gray, which needs it). Its
-    // legacy interpreter is the fallback when the current one's rewrite loses something.
-    if (this.gray || step.kind === "images") bases.push("ghostscript", "ghostscript-legacy");
-    const candidates: Candidate[] = [];
-    let settingMatters = step.kind === "lossless";
-    let ghostscriptMade = false;
-    for (const base of bases) {
-      if (this.rejected.has(base) || (base === "ghostscript-legacy" && ghostscriptMade)) continue;
-      this.ctx.signal?.throwIfAborted();
-      const path = base === "source" ? this.source : await this.rewrite(base);
-      if (path === undefined) continue;
-      const routed = await this.route(path, base, step);
-      if (routed.settingMatters) settingMatters = true;
-      if (routed.candidate === undefined) continue;
-      if (base === "ghostscript") ghostscriptMade = true;
-      candidates.push(routed.candidate);
-    }
-    candidates.sort((a, b) => a.bytes - b.bytes);
+    // legacy interpreter is the fallback when the current one's result loses something.
+    if (this.gray || step.kind === "images") chains.push(["ghostscript", "ghostscript-legacy"]);
+    // Settled, not Promise.all: a route that fails must not leave the other one's tools running.
+    const settled = await Promise.allSettled(chains.map((chain) => this.firstOf(chain, step)));
+    const failed = settled.find((outcome) => outcome.status === "rejected");
+    if (failed !== undefined) throw failed.reason;
+    const routed = settled.flatMap((outcome) => (outcome.status === "fulfilled" ? outcome.value : []));
+    const candidates = routed
+      .flatMap((result) => (result.candidate === undefined ? [] : [result.candidate]))
+      .sort((a, b) => a.bytes - b.bytes);
+    const settingMatters = step.kind === "lossless" || routed.some((result) => result.settingMatters);
     const nonImageFloor = Math.min(...candidates.map((candidate) => candidate.nonImageBytes));
     // No result at all: nothing is known about later steps, so they must be tried.
     return { candidates, settingMatters: settingMatters || candidates.length === 0, nonImageFloor };
   }
 
+  /** The routes of `chain` in turn, until one makes a candidate; what each of them found. */
+  private async firstOf(chain: Base[], step: LadderStep): Promise<RouteResult[]> {
+    const results: RouteResult[] = [];
+    for (const base of chain) {
+      if (this.rejected.has(base)) continue;
+      this.ctx.signal?.throwIfAborted();
+      const path = base === "source" ? this.source : await this.rewrite(base);
+      if (path === undefined) continue;
+      const result = await this.route(path, base, step);
+      results.push(result);
+      if (result.candidate !== undefined) break;
+    }
+    return results;
+  }
+
   /**
    * The smallest of `candidates` that is smaller than `best` and passes `qpdf --check` with the input's page
-   * count, or `best`. Checked only here, lazily: `qpdf --check` reads every stream (1.5 s on GeoTopo).
+   * count, or `best`. `qpdf --check` reads every stream (1.5 s on GeoTopo): it runs for a candidate that was
+   * the smallest when it was made (beside the other route), and for the others only when they are reached.
    */
   async smallestSound(candidates: Candidate[], best: Candidate | undefined): Promise<Candidate | undefined> {
     for (const candidate of candidates) {
       if (best !== undefined && candidate.bytes >= best.bytes) break;
-      const structure = await qpdfCheck(candidate.path, this.ctx.signal);
+      const structure = await this.check(candidate);
       if (!structure.sound) {
         this.lastProblem = `the result is not sound (${structure.problem})`;
-        this.unsound.add(candidate.path);
         continue;
       }
       if (structure.pages !== this.facts.pages) {
@@ -404,11 +431,23 @@ class CandidateMaker {
     return best;
   }
 
-  private async route(
-    base: string,
-    kind: Base,
-    step: LadderStep,
-  ): Promise<{ candidate: Candidate | undefined; settingMatters: boolean }> {
+  /** Waits for every `qpdf --check` started, whatever it found. */
+  async drain(): Promise<void> {
+    await Promise.allSettled(this.checks);
+  }
+
+  private check(candidate: Candidate): Promise<Structure> {
+    if (candidate.structure === undefined) {
+      const structure = qpdfCheck(candidate.path, this.ctx.signal);
+      // Awaited by smallestSound or drain; a failure is reported there, not as an unhandled rejection.
+      structure.catch(() => undefined);
+      this.checks.push(structure);
+      candidate.structure = structure;
+    }
+    return candidate.structure;
+  }
+
+  private async route(base: string, kind: Base, step: LadderStep): Promise<RouteResult> {
     this.made += 1;
     const tag = `c${this.made}`;
     const engines = kind === "source" ? [] : [baseNames[kind]];
@@ -444,6 +483,10 @@ class CandidateMaker {
       engine: engines.join(" + "),
       nonImageBytes: Math.max(0, bytes - imageBytes),
     };
+    if (bytes < this.smallestBytes) {
+      this.smallestBytes = bytes;
+      void this.check(candidate);
+    }
     return { candidate, settingMatters };
   }
 
@@ -453,7 +496,7 @@ class CandidateMaker {
     setting: ImageSetting,
   ): Promise<ImagePassStats | undefined> {
     try {
-      return await recompressImages(input, output, setting, this.ctx.signal);
+      return await recompressImages(input, output, setting, this.ctx.signal, this.images);
     } catch (error) {
       if (this.ctx.signal?.aborted) throw error;
       this.lastProblem = `the image pass failed: ${error instanceof Error ? error.message : String(error)}`;

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { forgetBorrowed } from "@octavo/engines";
 import type { Mupdf } from "@octavo/mupdf";
@@ -20,10 +21,47 @@ export interface ImagePassStats {
 
 /** Images larger than this stay as they are: decoding one takes its pixels × 3 bytes, twice. */
 const maxPixels = 120_000_000;
+/** Images re-encoded at once, and the decoded pixels they may hold together (about 150 MB as RGB). */
+const maxImagesInFlight = 2;
+const pixelsInFlightBudget = 50_000_000;
 /** A re-encoded image must save at least this share of its bytes, or the original stays. */
 const minSaving = 0.1;
 /** Channels that differ by at most this much everywhere are gray (scans stored as RGB). */
 const grayTolerance = 2;
+
+/**
+ * Re-encoded images of one job, by what determines them: the image as stored (raw stream bytes and every
+ * entry that says how to decode them) or its decoded samples, with its new size and the JPEG quality.
+ * Compress runs the image pass on the input and again on Ghostscript's rewrite of it, which passes JPEG
+ * images through and re-compresses the others losslessly: the second pass finds them here instead of
+ * resampling and encoding them again. Each pass still decides whether the JPEG saves enough of its bytes.
+ */
+export class ImageCache {
+  /** By the hash of the stored image, or of its decoded samples. */
+  private readonly encoded = new Map<string, Promise<Encoded | undefined>>();
+
+  /** Lookups answered from the cache. */
+  hits = 0;
+
+  /** The cached result for `key`, or the one `make` gives (undefined: the image cannot be re-encoded). */
+  get(key: string, make: () => Promise<Encoded | undefined>): Promise<Encoded | undefined> {
+    let result = this.encoded.get(key);
+    if (result !== undefined) this.hits += 1;
+    else {
+      result = make();
+      this.encoded.set(key, result);
+      // A failure is not kept: the next pass tries again (and fails the same way, on its own).
+      result.catch(() => this.encoded.delete(key));
+    }
+    return result;
+  }
+}
+
+/** An image re-encoded as JPEG; `madeGray` when its colour samples were all gray and it became gray. */
+interface Encoded {
+  jpeg: Buffer;
+  madeGray: boolean;
+}
 
 interface ImageUse {
   ref: Mupdf.PDFObject;
@@ -52,6 +90,7 @@ export async function recompressImages(
   output: string,
   setting: ImageSetting,
   signal: AbortSignal | undefined,
+  cache: ImageCache = new ImageCache(),
 ): Promise<ImagePassStats> {
   const mupdf = await loadMupdf();
   const doc = new mupdf.PDFDocument(await readFile(input));
@@ -67,10 +106,36 @@ export async function recompressImages(
   try {
     const uses = findImages(mupdf, doc, signal);
     stats.images = uses.size;
-    for (const use of uses.values()) {
-      signal?.throwIfAborted();
-      const why = await recompressOne(mupdf, doc, use, setting, stats);
-      if (why !== undefined) stats.kept[why] = (stats.kept[why] ?? 0) + 1;
+    // Two images at a time: MuPDF decodes one on this thread while sharp resamples and encodes the other
+    // on its own threads, within a budget of decoded pixels.
+    const inFlight = new Set<Promise<void>>();
+    let pixelsInFlight = 0;
+    try {
+      for (const use of uses.values()) {
+        signal?.throwIfAborted();
+        const pixels = use.image.getWidth() * use.image.getHeight();
+        while (
+          inFlight.size >= maxImagesInFlight ||
+          (inFlight.size > 0 && pixelsInFlight + pixels > pixelsInFlightBudget)
+        ) {
+          await Promise.race(inFlight);
+        }
+        pixelsInFlight += pixels;
+        const task: Promise<void> = recompressOne(mupdf, doc, use, setting, stats, cache)
+          .then((why) => {
+            if (why !== undefined) stats.kept[why] = (stats.kept[why] ?? 0) + 1;
+          })
+          .finally(() => {
+            pixelsInFlight -= pixels;
+            inFlight.delete(task);
+          });
+        task.catch(() => undefined); // reported by the race or the wait below
+        inFlight.add(task);
+      }
+      await Promise.all(inFlight);
+    } finally {
+      // Nothing may touch the document after it is destroyed.
+      await Promise.allSettled(inFlight);
     }
     for (const use of uses.values()) use.image.destroy();
     // No garbage collection here: after images were edited, MuPDF 1.28's garbage collection wrote some
@@ -192,6 +257,7 @@ async function recompressOne(
   use: ImageUse,
   setting: ImageSetting,
   stats: ImagePassStats,
+  cache: ImageCache,
 ): Promise<string | undefined> {
   const { ref, image } = use;
   if (!use.drawn) return "not drawn";
@@ -213,24 +279,33 @@ async function recompressOne(
 
   const raw = ref.readRawStream();
   const oldBytes = raw.getLength();
+  const key = createHash("sha256")
+    .update(raw.asUint8Array())
+    .update(
+      JSON.stringify([
+        ...decodingEntries.map((entry) => fingerprint(ref.get(entry))),
+        width,
+        height,
+        newWidth,
+        newHeight,
+        setting.quality,
+      ]),
+    )
+    .digest("hex");
   raw.destroy();
-  const decoded = decodePixels(mupdf, image);
-  if (decoded === undefined) return "alpha or unusual pixels";
-  let { pixels, channels } = decoded;
-  let madeGray = false;
-  if (channels === 3 && isGray(pixels)) {
-    pixels = greenChannel(pixels);
-    channels = 1;
-    madeGray = true;
-  }
-  let pipeline = sharp(pixels, { raw: { width, height, channels }, limitInputPixels: maxPixels });
-  if (newWidth !== width || newHeight !== height) {
-    pipeline = pipeline.resize(newWidth, newHeight, { fit: "fill", kernel: "lanczos3" });
-  }
-  if (channels === 1) pipeline = pipeline.toColourspace("b-w");
-  const jpeg = await pipeline
-    .jpeg({ quality: setting.quality, mozjpeg: true, chromaSubsampling: "4:2:0" })
-    .toBuffer();
+  // The same stored image (a JPEG Ghostscript passed through) is found by its bytes; the same pixels
+  // stored otherwise (an image Ghostscript re-compressed) by its decoded samples.
+  const encoded = await cache.get(key, async () => {
+    const decoded = decodePixels(mupdf, image);
+    if (decoded === undefined) return undefined;
+    const samples = createHash("sha256")
+      .update(decoded.pixels)
+      .update(JSON.stringify([decoded.channels, width, height, newWidth, newHeight, setting.quality]))
+      .digest("hex");
+    return cache.get(samples, () => encode(decoded, { width, height, newWidth, newHeight }, setting));
+  });
+  if (encoded === undefined) return "alpha or unusual pixels";
+  const { jpeg, madeGray } = encoded;
   if (jpeg.length > oldBytes * (1 - minSaving)) return "no gain";
 
   ref.writeRawStream(jpeg);
@@ -249,6 +324,64 @@ async function recompressOne(
   stats.bytesBefore += oldBytes;
   stats.bytesAfter += jpeg.length;
   return undefined;
+}
+
+/** The samples as JPEG at the new size (gray when the colour samples are all gray). */
+async function encode(
+  decoded: { pixels: Buffer; channels: 1 | 3 },
+  size: { width: number; height: number; newWidth: number; newHeight: number },
+  setting: ImageSetting,
+): Promise<Encoded> {
+  let { pixels, channels } = decoded;
+  const madeGray = channels === 3 && isGray(pixels);
+  if (madeGray) {
+    pixels = greenChannel(pixels);
+    channels = 1;
+  }
+  const { width, height, newWidth, newHeight } = size;
+  let pipeline = sharp(pixels, { raw: { width, height, channels }, limitInputPixels: maxPixels });
+  if (newWidth !== width || newHeight !== height) {
+    pipeline = pipeline.resize(newWidth, newHeight, { fit: "fill", kernel: "lanczos3" });
+  }
+  if (channels === 1) pipeline = pipeline.toColourspace("b-w");
+  const jpeg = await pipeline
+    .jpeg({ quality: setting.quality, mozjpeg: true, chromaSubsampling: "4:2:0" })
+    .toBuffer();
+  return { jpeg, madeGray };
+}
+
+/** The entries of an image dictionary that, with its stream, say what its samples are. */
+const decodingEntries = ["Filter", "DecodeParms", "ColorSpace", "Decode", "BitsPerComponent"];
+
+/**
+ * What an object says, with indirect objects resolved and streams by the hash of their bytes: the same
+ * text for equal objects in two files (object numbers differ between a file and its rewrite).
+ */
+function fingerprint(object: Mupdf.PDFObject, depth = 0): string {
+  if (depth > 8) return "…"; // deeper than any colour space or decode parameters nest
+  const value = object.isIndirect() ? object.resolve() : object;
+  if (value.isArray()) {
+    const items: string[] = [];
+    value.forEach((item) => {
+      items.push(fingerprint(item, depth + 1));
+    });
+    return `[${items.join(" ")}]`;
+  }
+  if (value.isDictionary()) {
+    const entries: string[] = [];
+    value.forEach((item, key) => {
+      entries.push(`/${key} ${fingerprint(item, depth + 1)}`);
+    });
+    const dictionary = `<<${entries.sort().join(" ")}>>`;
+    if (!value.isStream()) return dictionary;
+    const raw = value.readRawStream();
+    try {
+      return `${dictionary}stream:${createHash("sha256").update(raw.asUint8Array()).digest("hex")}`;
+    } finally {
+      raw.destroy();
+    }
+  }
+  return value.toString();
 }
 
 /**

@@ -16,13 +16,30 @@ export async function losslessPass(
   tag: string,
   signal: AbortSignal | undefined,
 ): Promise<{ path: string; route: string } | undefined> {
-  const results: { path: string; route: string; bytes: number }[] = [];
-  const viaMupdf = join(scratchDir, `${tag}-mupdf.pdf`);
-  if (await saveWithMupdf(input, viaMupdf)) {
-    results.push({ path: viaMupdf, route: "MuPDF", bytes: (await stat(viaMupdf)).size });
-  }
-  signal?.throwIfAborted();
-  const viaQpdf = join(scratchDir, `${tag}-qpdf.pdf`);
+  // qpdf works in its own process while MuPDF rewrites on this thread.
+  const [viaMupdf, viaQpdf] = await Promise.all([
+    mupdfRoute(input, join(scratchDir, `${tag}-mupdf.pdf`)),
+    qpdfRoute(input, join(scratchDir, `${tag}-qpdf.pdf`), join(scratchDir, `${tag}-qpdf-mupdf.pdf`), signal),
+  ]);
+  const results = [viaMupdf, viaQpdf].filter((result) => result !== undefined);
+  results.sort((a, b) => a.bytes - b.bytes);
+  const best = results[0];
+  return best === undefined ? undefined : { path: best.path, route: best.route };
+}
+
+type LosslessResult = { path: string; route: string; bytes: number };
+
+async function mupdfRoute(input: string, output: string): Promise<LosslessResult | undefined> {
+  if (!(await saveWithMupdf(input, output))) return undefined;
+  return { path: output, route: "MuPDF", bytes: (await stat(output)).size };
+}
+
+async function qpdfRoute(
+  input: string,
+  viaQpdf: string,
+  both: string,
+  signal: AbortSignal | undefined,
+): Promise<LosslessResult | undefined> {
   const outcome = await qpdf(
     [
       "--object-streams=generate",
@@ -35,15 +52,10 @@ export async function losslessPass(
     ],
     signal,
   );
-  if (outcome.ok) {
-    const both = join(scratchDir, `${tag}-qpdf-mupdf.pdf`);
-    const saved = await saveWithMupdf(viaQpdf, both);
-    const path = saved ? both : viaQpdf;
-    results.push({ path, route: saved ? "qpdf + MuPDF" : "qpdf", bytes: (await stat(path)).size });
-  }
-  results.sort((a, b) => a.bytes - b.bytes);
-  const best = results[0];
-  return best === undefined ? undefined : { path: best.path, route: best.route };
+  if (!outcome.ok) return undefined;
+  const saved = await saveWithMupdf(viaQpdf, both);
+  const path = saved ? both : viaQpdf;
+  return { path, route: saved ? "qpdf + MuPDF" : "qpdf", bytes: (await stat(path)).size };
 }
 
 /**
