@@ -41,6 +41,7 @@ export interface RunResult {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+  /** It ran over its time: the timeout on the clock, or the CPU-time limit (SIGXCPU). */
   timedOut: boolean;
   aborted: boolean;
   durationMs: number;
@@ -71,7 +72,19 @@ function spawnLimited(program: string, args: string[], options: RunOptions): Pro
   const [command, commandArgs] =
     memoryBytes === null
       ? [program, args]
-      : ["prlimit", [`--as=${memoryBytes}`, `--cpu=${cpuSeconds}`, "--", program, ...args]];
+      : [
+          "prlimit",
+          // CPU: SIGXCPU at the limit (reported as a timeout), SIGKILL a second later for a program that
+          // ignores it; no core files from a program killed on a hostile input.
+          [
+            `--as=${memoryBytes}`,
+            `--cpu=${cpuSeconds}:${cpuSeconds + 1}`,
+            "--core=0",
+            "--",
+            program,
+            ...args,
+          ],
+        ];
   const started = Date.now();
   const stdout = new CappedText(options.maxOutputBytes ?? runDefaults.maxOutputBytes);
   const stderr = new CappedText(options.maxOutputBytes ?? runDefaults.maxOutputBytes);
@@ -128,7 +141,8 @@ function spawnLimited(program: string, args: string[], options: RunOptions): Pro
         signal,
         stdout: stdout.text(),
         stderr: stderr.text(),
-        timedOut,
+        // The CPU-time limit is the timeout's twin: a busy program reaches it about when the clock runs out.
+        timedOut: timedOut || signal === "SIGXCPU",
         aborted,
         durationMs: Date.now() - started,
       });

@@ -36,6 +36,14 @@ describe("run()", () => {
     expect(await diesWithin(background)).toBe(true);
   });
 
+  it("reports a program stopped by its CPU-time limit as timed out", async () => {
+    // A busy loop reaches its 1 CPU-second limit long before the 20 s timeout.
+    const result = await run("sh", ["-c", "while :; do :; done"], { timeoutMs: 20_000, cpuSeconds: 1 });
+    expect(result.signal).toBe("SIGXCPU");
+    expect(result.timedOut).toBe(true);
+    expect(result.durationMs).toBeLessThan(15_000);
+  });
+
   it("kills the process group when the signal aborts", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);

@@ -23,10 +23,11 @@ export async function merge(inputs: EngineInput[], ctx: EngineContext): Promise<
     const outline = merged.outlineIterator();
     const warnings: string[] = [];
     let pages = 0;
+    const preflights = new Preflights(inputs, scratchDir, ctx.signal);
     try {
       for (const [index, input] of inputs.entries()) {
         const name = displayName(input.name);
-        const source = await openSource(input, await freshDir(scratchDir, "input"), ctx.signal);
+        const source = await preflights.take(index);
         warnings.push(...source.warnings);
         const doc = await openPdf(source.path);
         try {
@@ -48,10 +49,43 @@ export async function merge(inputs: EngineInput[], ctx: EngineContext): Promise<
         warnings,
       };
     } finally {
+      await preflights.settle();
       outline.destroy();
       merged.destroy();
     }
   });
+}
+
+/**
+ * The inputs' preflights (openSource: qpdf's page count in its own process, MuPDF's probe here), two
+ * ahead of the input being appended, so qpdf reads the next files while MuPDF copies this one's pages.
+ */
+class Preflights {
+  private static readonly ahead = 2;
+  private readonly started = new Map<number, ReturnType<typeof openSource>>();
+
+  constructor(
+    private readonly inputs: EngineInput[],
+    private readonly scratchDir: string,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  /** Input `index`'s preflight, once it is done; the ones after it start meanwhile. */
+  take(index: number): ReturnType<typeof openSource> {
+    for (let next = index; next < Math.min(this.inputs.length, index + Preflights.ahead); next += 1) {
+      if (this.started.has(next)) continue;
+      const input = this.inputs[next] as EngineInput;
+      const preflight = freshDir(this.scratchDir, "input").then((dir) => openSource(input, dir, this.signal));
+      preflight.catch(() => undefined); // taken below, or waited for by settle()
+      this.started.set(next, preflight);
+    }
+    return this.started.get(index) as ReturnType<typeof openSource>;
+  }
+
+  /** Waits for every preflight started, so none outlives the job. */
+  async settle(): Promise<void> {
+    await Promise.allSettled(this.started.values());
+  }
 }
 
 function appendPages(
