@@ -89,8 +89,7 @@ export async function runOcrmypdf(job: OcrmypdfJob, name: string): Promise<RunRe
     cwd: job.scratchDir,
   });
   if (result.aborted || job.signal?.aborted) throw stopped(job.signal?.reason);
-  if (result.timedOut || result.signal === "SIGXCPU")
-    throw stopped(`ocrmypdf stopped after ${result.durationMs} ms`);
+  if (result.timedOut) throw stopped(`ocrmypdf stopped after ${result.durationMs} ms`);
   if (result.exitCode === 0) return result;
   throw failureOf(result, name);
 }

@@ -17,6 +17,8 @@ export async function announceJobEnded(publisher: Redis, prefix: string, jobId: 
 /** An API node's side: one subscribed connection, and the long polls waiting on it. */
 export class JobEndedListener {
   private readonly waiting = new Map<string, Set<() => void>>();
+  /** Resolves once Redis has confirmed the subscription: notices published after it are heard. */
+  readonly subscribed: Promise<void>;
 
   /** `subscriber` becomes a subscriber connection: it must be used for nothing else. */
   constructor(
@@ -29,7 +31,8 @@ export class JobEndedListener {
       for (const wake of this.waiting.get(jobId) ?? []) wake();
     });
     // ioredis subscribes again by itself after a reconnect.
-    subscriber.subscribe(channel).catch(() => undefined);
+    this.subscribed = subscriber.subscribe(channel).then(() => undefined);
+    this.subscribed.catch(() => undefined); // until then, the fallback reads answer the long polls
   }
 
   /** Resolves when the job is said to have ended, or after `ms`, whichever comes first. */

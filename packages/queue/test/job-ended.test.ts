@@ -18,19 +18,12 @@ describe("job-ended notices", () => {
 
   it("wakes the wait on a job when a worker says it ended, and only that job's", async () => {
     await waitUntilReady(publisher);
-    // The subscription is asynchronous: announce until the listener hears it.
+    await listener.subscribed;
     const started = Date.now();
     const heard = listener.wait("job-a", 10_000);
     const other = listener.wait("job-b", 400).then(() => Date.now() - started);
-    let announcing = true;
-    void (async () => {
-      while (announcing) {
-        await producer.announceEnded("job-a");
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    })();
+    await producer.announceEnded("job-a");
     await heard;
-    announcing = false;
     expect(Date.now() - started).toBeLessThan(5_000);
     // job-b heard nothing: it waits out its own time.
     expect(await other).toBeGreaterThanOrEqual(390);

@@ -45,10 +45,9 @@ export function jobsRouter(ctx: ApiContext): Router {
       // Listening first, then reading: an end announced in between is seen by the read.
       const ended = ctx.jobEnded.wait(job.id, Math.min(FALLBACK_READ_MS, deadline - Date.now()));
       job = (await load()) ?? job;
-      if (finished(job)) break;
-      await ended;
-      job = (await load()) ?? job;
+      if (!finished(job)) await ended;
     }
+    job = finished(job) ? job : ((await load()) ?? job);
     const outputs = job.status === "done" ? await ctx.jobs.files(job.id, "output") : [];
     if (!finished(job)) res.setHeader("Retry-After", "1");
     res.json(await jobView(job, outputs, ctx.downloadLinks, new Date()));
