@@ -207,7 +207,10 @@ try {
         `${(r.bytes / inputBytes).toFixed(3)} (${r.ssim.toFixed(3)}/${r.ssimMin.toFixed(3)})${r.problems.length ? ` ✗ ${r.problems.join(", ")}` : ""}`,
     );
     rows.push(`| ${file} (${(inputBytes / 1024 ** 2).toFixed(2)} MB) | ${cells.join(" | ")} |`);
-    for (const [name, r] of Object.entries(results)) (seconds[name] ??= []).push(r.seconds);
+    for (const [name, r] of Object.entries(results)) {
+      seconds[name] ??= [];
+      seconds[name].push(r.seconds);
+    }
     const times = Object.entries(results).map(([name, r]) => `${name} ${r.seconds.toFixed(2)} s`);
     console.error(
       `${file}: ${times.join(", ")}; engines: ${results.recommended.engine} / ${results.extreme.engine}`,
