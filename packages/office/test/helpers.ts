@@ -96,18 +96,20 @@ export async function failureOf(promise: Promise<unknown>): Promise<JobFailure> 
   throw new Error("expected a JobFailure, but the conversion succeeded");
 }
 
-/** PIDs of soffice.bin processes whose profile lies under `workDir`. */
+/**
+ * PIDs of the soffice.bin processes whose profile lies under `workDir`, one per LibreOffice instance.
+ * Each instance runs in a process group of its own; within it soffice.bin forks helpers now and then
+ * (between fork and exec they still read as soffice.bin), and oosplash may start a second soffice.bin
+ * while the first is exiting. Those belong to the same instance and are not counted again.
+ */
 export async function sofficePids(workDir: string): Promise<number[]> {
-  const { stdout } = await execFileAsync("ps", ["-eo", "pid=,ppid=,args="]);
-  const processes = stdout
-    .split("\n")
-    .filter((line) => line.includes("soffice.bin") && line.includes(workDir))
-    .map((line) => {
-      const [pid, ppid] = line.trim().split(/\s+/);
-      return { pid: Number(pid), ppid: Number(ppid) };
-    });
-  // soffice.bin forks now and then (a helper, between fork and exec it still reads as soffice.bin):
-  // such a child belongs to its parent's instance and is not counted.
-  const pids = new Set(processes.map(({ pid }) => pid));
-  return processes.filter(({ ppid }) => !pids.has(ppid)).map(({ pid }) => pid);
+  const { stdout } = await execFileAsync("ps", ["-eo", "pid=,pgid=,args="]);
+  const byGroup = new Map<number, number>();
+  for (const line of stdout.split("\n")) {
+    if (!line.includes("soffice.bin") || !line.includes(workDir)) continue;
+    const [pid, pgid] = line.trim().split(/\s+/).map(Number);
+    if (pid === undefined || pgid === undefined) continue;
+    byGroup.set(pgid, Math.min(pid, byGroup.get(pgid) ?? pid));
+  }
+  return [...byGroup.values()];
 }
