@@ -17,7 +17,10 @@ describe("octavo worker --queues", () => {
   });
 
   it("says what is wrong with a queue list", () => {
-    expect(() => resolveQueues("merge=3", 2)).toThrow(/merge=3: above OCTAVO_WORKER_CONCURRENCY \(2\)/);
+    // A light queue takes up to twice the process's engine slots (its jobs' I/O overlaps), a heavy one as many.
+    expect(resolveQueues("merge=4", 2)).toEqual([{ name: "merge", concurrency: 4 }]);
+    expect(() => resolveQueues("merge=5", 2)).toThrow(/merge=5: above the 4 jobs this queue may take/);
+    expect(() => resolveQueues("ocr=3", 2)).toThrow(/ocr=3: above the 2 jobs .*OCTAVO_WORKER_CONCURRENCY 2/);
     expect(() => resolveQueues("merge=0", 2)).toThrow(/whole number ≥ 1/);
     expect(() => resolveQueues("merge=two", 2)).toThrow(/whole number ≥ 1/);
     expect(() => resolveQueues("merge,mergee", 2)).toThrow(

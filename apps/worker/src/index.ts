@@ -3,4 +3,10 @@ export { runJanitor } from "./janitor.js";
 export { killProcessTree } from "./process-tree.js";
 export { toolOperationsInstalled } from "./resident/availability.js";
 export { runJob } from "./run-job.js";
-export { type QueueName, type QueueSpec, type RunningWorkers, startWorkers } from "./workers.js";
+export {
+  type QueueName,
+  type QueueSpec,
+  queueConcurrency,
+  type RunningWorkers,
+  startWorkers,
+} from "./workers.js";

@@ -4,9 +4,10 @@ import { join } from "node:path";
 import type { Outcome, StartedJob, StoredFile } from "@octavo/core";
 import type { JobFileRow } from "@octavo/db";
 import { BlobNotFoundError } from "@octavo/storage";
+import type { LimitFunction } from "p-limit";
 import { afterSettled } from "./after-settled.js";
 import type { WorkerContext } from "./context.js";
-import { operationRunners } from "./operations.js";
+import { type Lane, operationRunners } from "./operations.js";
 import type { ResidentEngines } from "./resident/resident-engines.js";
 import type { EngineTask, SandboxResult, SandboxTask } from "./sandbox/protocol.js";
 import type { Sandboxes } from "./sandbox/sandboxes.js";
@@ -49,6 +50,11 @@ export interface JobRunners {
   sandboxes: Sandboxes;
   /** Warm LibreOffice and Chromium, each in processes of their own. */
   resident: ResidentEngines;
+  /**
+   * The engine slots of each lane. Only the engines take one: a job's reads and writes around them
+   * (database, storage, queue) overlap another job's engines instead of leaving a CPU idle.
+   */
+  engineSlots: Record<Lane, LimitFunction>;
 }
 
 function isSandboxTask(task: EngineTask): task is SandboxTask {
@@ -60,11 +66,13 @@ function execute(
   runners: JobRunners,
   options: { timeoutMs: number; onProgress: (fraction: number) => void; signal?: AbortSignal },
 ): Promise<SandboxResult & { stderr?: string }> {
-  if (isSandboxTask(task)) {
-    const { reuse } = operationRunners[task.operation];
-    return runners.sandboxes.run(task, { ...options, reuse });
-  }
-  return runners.resident.run(task, options);
+  return runners.engineSlots[operationRunners[task.operation].lane](() => {
+    if (isSandboxTask(task)) {
+      const { reuse } = operationRunners[task.operation];
+      return runners.sandboxes.run(task, { ...options, reuse });
+    }
+    return runners.resident.run(task, options);
+  });
 }
 
 export async function runJob(

@@ -45,6 +45,17 @@ export interface QueueSpec {
   concurrency?: number;
 }
 
+/**
+ * How many of a queue's jobs a process takes at once by default, and at most (`--queues name=N` may
+ * lower it). A light job spends a good part of its time outside the engines (database, storage, queue),
+ * so a light queue takes twice the engine slots: one job's reads and writes overlap another's engines. A
+ * heavy job holds its engine slot for nearly all its time, so a heavy queue takes no job it could not
+ * start at once.
+ */
+export function queueConcurrency(queue: OperationId, processConcurrency: number): number {
+  return operationRunners[queue].lane === "light" ? 2 * processConcurrency : processConcurrency;
+}
+
 export async function startWorkers(
   ctx: WorkerContext,
   queueSpecs: readonly (QueueSpec | QueueName)[],
@@ -54,9 +65,8 @@ export async function startWorkers(
   const shutdown = new AbortController();
   const lockDuration = ctx.config.jobLockSeconds * 1000;
   const workers: Worker[] = [];
-  // Each queue may take the process's concurrency of jobs at once (or its own `name=N`). The engines of
-  // each lane run at most that many at once: light jobs (milliseconds) never wait behind a backlog of
-  // heavy ones (seconds to minutes), nor heavy ones behind light ones.
+  // The engines of each lane run at most the process's concurrency at once: light jobs (milliseconds)
+  // never wait behind a backlog of heavy ones (seconds to minutes), nor heavy ones behind light ones.
   const engineSlots: Record<Lane, LimitFunction> = {
     light: pLimit(ctx.config.workerConcurrency),
     heavy: pLimit(ctx.config.workerConcurrency),
@@ -73,7 +83,7 @@ export async function startWorkers(
     allowlist: ctx.allowlist,
     officeInstances: ctx.config.workerConcurrency,
   });
-  const runners = { sandboxes, resident };
+  const runners = { sandboxes, resident, engineSlots };
 
   const onFailed = (job: Job<JobMessage> | undefined, error: Error) => {
     if (!job) return;
@@ -101,13 +111,10 @@ export async function startWorkers(
     ctx.logger.warn({ jobId: job.data.jobId, queue: job.queueName }, "job handed back on shutdown");
     throw new WaitingError();
   };
-  const processJobOf = (operation: OperationId) => async (job: Job<JobMessage>, token?: string) => {
+  const processJob = async (job: Job<JobMessage>, token?: string) => {
     if (shutdown.signal.aborted) return handBack(job, token);
-    await engineSlots[operationRunners[operation].lane](async () => {
-      if (shutdown.signal.aborted) return handBack(job, token);
-      const outcome = await runJob(ctx, job.data.jobId, { runners, signal: shutdown.signal });
-      if (outcome === "handed-back") return handBack(job, token);
-    });
+    const outcome = await runJob(ctx, job.data.jobId, { runners, signal: shutdown.signal });
+    if (outcome === "handed-back") return handBack(job, token);
   };
 
   const operationSpecs = specs.filter(
@@ -115,10 +122,10 @@ export async function startWorkers(
   );
   if (operationSpecs.some((spec) => operationRunners[spec.name].runner === "sandbox")) sandboxes.prewarm();
   for (const { name: queue, concurrency } of operationSpecs) {
-    const worker = new Worker<JobMessage>(queue, processJobOf(queue), {
+    const worker = new Worker<JobMessage>(queue, processJob, {
       connection,
       prefix: ctx.config.queuePrefix,
-      concurrency: concurrency ?? ctx.config.workerConcurrency,
+      concurrency: concurrency ?? queueConcurrency(queue, ctx.config.workerConcurrency),
       lockDuration,
       stalledInterval: lockDuration,
       maxStalledCount: 2,

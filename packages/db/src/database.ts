@@ -6,6 +6,7 @@ import { Migrator } from "kysely/migration";
 import pg from "pg";
 import { migrationProvider } from "./migrations/index.js";
 import type { Database } from "./schema/index.js";
+import { withStatementCache } from "./statement-cache.js";
 
 export type DialectName = "sqlite" | "postgres";
 /** Repositories take either the database or an open transaction. */
@@ -42,7 +43,10 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
     database.pragma("synchronous = NORMAL");
     database.pragma("busy_timeout = 5000");
     database.pragma("foreign_keys = ON");
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), ...(log ? { log } : {}) });
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(database) }),
+      ...(log ? { log } : {}),
+    });
     return { db, dialect: "sqlite", close: () => db.destroy() };
   }
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {

@@ -4,7 +4,7 @@ import { limits } from "./limits.js";
 import { countPages, withPdf } from "./mupdf/document.js";
 import { type MupdfProbe, probeWithMupdf } from "./mupdf/probe.js";
 import { damageWarning, displayName } from "./names.js";
-import { qpdfIsEncrypted, qpdfPageCount, qpdfWantsPassword } from "./qpdf.js";
+import { type QpdfOutcome, qpdfIsEncrypted, qpdfPageCount, qpdfWantsPassword } from "./qpdf.js";
 import { rewriteWithMupdf, rewriteWithQpdf } from "./rewrite.js";
 import { sniffFile } from "./sniff.js";
 import type { EngineInput } from "./types.js";
@@ -46,6 +46,32 @@ export async function openSource(
   if (rebuilt === undefined) throw probe.opened || counted.ok ? needsRepair(name) : beyondRepair(name);
   const claim = (counted.pages ?? 0) > limits.maxPages ? [`its page tree claims ${counted.pages} pages`] : [];
   return { ...rebuilt, warnings: [damageWarning(name, rebuilt.engine, [...claim, ...rebuilt.messages])] };
+}
+
+/**
+ * The MuPDF half of `openSource`: the input itself when MuPDF reads it whole and it is neither encrypted
+ * nor protected, else undefined (then call `openSource`). It is for an operation that is one qpdf run
+ * keeping every page: when that run ends clean and MuPDF reads the probe's page count in its output
+ * (`qpdfReadAlike`), qpdf read the file as MuPDF did, which is all openSource's own qpdf count would
+ * have shown, and that process (about a fifth of a light job's CPU) is saved.
+ */
+export async function probeSource(input: EngineInput): Promise<PdfSource | undefined> {
+  const name = displayName(input.name);
+  const sniffed = await sniffFile(input.path);
+  if (!sniffed.pdf) throw notAPdf(name, sniffed.looksLike);
+  const probe = await probeWithMupdf(input.path);
+  refuseProtected(probe, name);
+  const pages = probe.opened && !probe.needsPassword ? usablePages(probe.pages) : undefined;
+  return pages === undefined ? undefined : { path: input.path, pages, warnings: [] };
+}
+
+/** True when a qpdf run on a probed source ended without a warning and kept the pages MuPDF counted. */
+export function qpdfReadAlike(
+  source: PdfSource,
+  outcome: QpdfOutcome,
+  outputPages: number | undefined,
+): boolean {
+  return outcome.exitCode === 0 && outputPages === source.pages;
 }
 
 export function notAPdf(name: string, looksLike: string): JobFailure {

@@ -47,4 +47,21 @@ describe("rotate", () => {
     expect(failure.message).toContain("4-6");
     expect(failure.message).toContain("5 pages");
   });
+
+  // A clean file takes MuPDF's probe and qpdf's own rotation as the agreement of both parsers; a file
+  // qpdf has to reconstruct (its rotation ends with warnings) goes through the whole preflight, which
+  // names the damage, exactly as when every file went through it.
+  it("reports no damage on a clean file, and names it on one qpdf reconstructs", async () => {
+    const clean = await rotate(corpus("tables/tabula_schools.pdf"), { angle: 90 }, await context());
+    expect(clean.warnings).toEqual([]);
+    const damaged = await rotate(
+      corpus("broken/cabinet_corruptionOneByteMissing.pdf", "report.pdf"),
+      { angle: 90 },
+      await context(),
+    );
+    expect(damaged.warnings).toEqual([
+      expect.stringMatching(/^report\.pdf is damaged; qpdf reconstructed it/),
+    ]);
+    expect(await rotations(damaged.outputs[0]?.path ?? "")).toEqual([90]);
+  });
 });

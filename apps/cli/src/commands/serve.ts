@@ -15,6 +15,7 @@ import { createRedis, JobEndedListener, pingRedis, WEBHOOK_QUEUE } from "@octavo
 import {
   type QueueName,
   type QueueSpec,
+  queueConcurrency,
   type RunningWorkers,
   startWorkers,
   toolOperationsInstalled,
@@ -48,7 +49,7 @@ function offeredOperations(withWorkers: boolean): OperationId[] {
 /**
  * The queues a worker is given: `merge,split` or `ocr=1,compress=2` (a queue's own concurrency),
  * from the operations with engines and the webhook deliveries. Default: all, at the process's
- * concurrency. A queue may not take more jobs at once than the process runs (OCTAVO_WORKER_CONCURRENCY).
+ * concurrency. A queue may not take more jobs at once than `queueConcurrency` allows.
  */
 export function resolveQueues(requested: string | undefined, processConcurrency: number): QueueSpec[] {
   const implemented: QueueName[] = [...implementedQueues(), WEBHOOK_QUEUE];
@@ -75,10 +76,13 @@ function parseQueueEntry(entry: string, processConcurrency: number): { name: str
   const concurrency = Number(count);
   if (!/^\d+$/.test(count) || concurrency < 1)
     throw new UsageError(`--queues ${entry}: the concurrency after "=" must be a whole number ≥ 1`);
-  if (name !== WEBHOOK_QUEUE && concurrency > processConcurrency)
+  const operation = operations.find((candidate) => candidate.id === name)?.id;
+  const most = operation === undefined ? undefined : queueConcurrency(operation, processConcurrency);
+  if (most !== undefined && concurrency > most)
     throw new UsageError(
-      `--queues ${entry}: above OCTAVO_WORKER_CONCURRENCY (${processConcurrency}), ` +
-        "which caps the jobs a process runs at once; raise it or lower the queue's",
+      `--queues ${entry}: above the ${most} jobs this queue may take at once ` +
+        `(OCTAVO_WORKER_CONCURRENCY ${processConcurrency}, twice that for light operations); ` +
+        "raise it or lower the queue's",
     );
   return { name, concurrency };
 }
