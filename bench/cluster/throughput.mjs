@@ -13,12 +13,12 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { freePort, median } from "../support.mjs";
+import { freePort, machineBusySeconds, median, treeCpuSeconds } from "../support.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const { values } = parseArgs({
@@ -145,6 +145,14 @@ async function measure(mode, workerProcesses) {
     await until("the warm-up jobs", async () => (await finished(warm)).length === warm.length);
 
     const ids = [];
+    // CPU seconds of the API's and the workers' process trees (sandboxes and qpdf included), and of
+    // the whole machine (the rest: PostgreSQL, Redis, the S3 server and this client).
+    const cpuNow = () => ({
+      machine: machineBusySeconds(),
+      api: treeCpuSeconds(api.pid),
+      workers: processes.slice(1).reduce((sum, worker) => sum + treeCpuSeconds(worker.pid), 0),
+    });
+    const cpuBefore = cpuNow();
     const started = performance.now();
     let next = 0;
     await Promise.all(
@@ -166,6 +174,9 @@ async function measure(mode, workerProcesses) {
       600_000,
     );
     const elapsedMs = performance.now() - started;
+    const cpuAfter = cpuNow();
+    const spent = (role) => cpuAfter[role] - cpuBefore[role];
+    const perJobMs = (seconds) => Math.round((seconds * 1000) / ids.length);
     const failed = rows.filter((row) => row.status !== "done").length;
     return {
       mode,
@@ -175,6 +186,14 @@ async function measure(mode, workerProcesses) {
       seconds: Number((elapsedMs / 1000).toFixed(1)),
       jobsPerSecond: Number(((ids.length / elapsedMs) * 1000).toFixed(2)),
       submitSeconds: Number((submittedMs / 1000).toFixed(1)),
+      coresBusy: Number((spent("machine") / (elapsedMs / 1000)).toFixed(2)),
+      // The most jobs a second this machine could run at this CPU cost per job, every core busy.
+      cpuBoundJobsPerSecond: Number(((availableParallelism() * ids.length) / spent("machine")).toFixed(2)),
+      cpuMsPerJob: {
+        api: perJobMs(spent("api")),
+        workers: perJobMs(spent("workers")),
+        rest: perJobMs(spent("machine") - spent("api") - spent("workers")),
+      },
       medianRunMs: Math.round(
         median(rows.map((row) => Date.parse(row.finished_at) - Date.parse(row.started_at))),
       ),
