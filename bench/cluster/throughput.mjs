@@ -7,9 +7,11 @@
 // Each configuration runs one `octavo api` process and N `octavo worker --queues merge` processes.
 // Run after `npm test` or `npm run setup`, with PostgreSQL and Redis running:
 //
-//   node bench/cluster/throughput.mjs [--jobs 200] [--in-flight 8] [--worker-concurrency N]
+//   node bench/cluster/throughput.mjs [--jobs 200] [--in-flight 8] [--worker-concurrency N] [--merge-jobs N]
 //
-// --worker-concurrency sets OCTAVO_WORKER_CONCURRENCY of each worker process (default: the CPUs).
+// --worker-concurrency sets OCTAVO_WORKER_CONCURRENCY of each worker process (default: the CPUs);
+// --merge-jobs the merge queue's own concurrency (default: twice that, as for every light queue).
+// `--worker-concurrency 1 --merge-jobs 1` gives each worker process one job at a time, one core's worth.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -26,11 +28,14 @@ const { values } = parseArgs({
     jobs: { type: "string", default: "200" },
     "in-flight": { type: "string", default: "8" },
     "worker-concurrency": { type: "string" },
+    "merge-jobs": { type: "string" },
   },
 });
 const jobCount = Number(values.jobs);
 const inFlight = Number(values["in-flight"]);
 const workerConcurrency = values["worker-concurrency"];
+const mergeJobs = values["merge-jobs"];
+const queues = mergeJobs ? `merge=${mergeJobs},webhooks` : "merge,webhooks";
 const cli = join(root, "apps", "cli", "dist", "main.js");
 const dist = (pkg) => join(root, "packages", pkg, "dist", "index.js");
 const { loadConfig } = await import(dist("config"));
@@ -120,7 +125,7 @@ async function measure(mode, workerProcesses) {
     );
     for (let index = 0; index < workerProcesses; index += 1) {
       const worker = start(
-        ["worker", "--queues", "merge,webhooks"],
+        ["worker", "--queues", queues],
         workerConcurrency ? { ...env, OCTAVO_WORKER_CONCURRENCY: workerConcurrency } : env,
       );
       processes.push(worker);
@@ -226,6 +231,7 @@ const summary = {
   jobsPerRun: jobCount,
   inFlight,
   workerConcurrency: workerConcurrency ? Number(workerConcurrency) : "CPUs",
+  mergeJobsPerWorker: mergeJobs ? Number(mergeJobs) : "twice the worker concurrency",
   input: "examples/sample-a.pdf + examples/sample-b.pdf per job",
   results,
   twoOverOne: {
@@ -239,7 +245,7 @@ const summary = {
 };
 console.log(JSON.stringify(summary, null, 2));
 mkdirSync(join(root, "bench", "results"), { recursive: true });
-const suffix = workerConcurrency ? `-c${workerConcurrency}` : "";
+const suffix = `${workerConcurrency ? `-c${workerConcurrency}` : ""}${mergeJobs ? `-m${mergeJobs}` : ""}`;
 writeFileSync(
   join(root, "bench", "results", `cluster-throughput${suffix}.json`),
   `${JSON.stringify(summary, null, 2)}\n`,
