@@ -4,10 +4,9 @@ import { join } from "node:path";
 import type { Outcome, StartedJob, StoredFile } from "@octavo/core";
 import type { JobFileRow } from "@octavo/db";
 import { BlobNotFoundError } from "@octavo/storage";
-import type { LimitFunction } from "p-limit";
 import { afterSettled } from "./after-settled.js";
 import type { WorkerContext } from "./context.js";
-import { type Lane, operationRunners } from "./operations.js";
+import { operationRunners } from "./operations.js";
 import type { ResidentEngines } from "./resident/resident-engines.js";
 import type { EngineTask, SandboxResult, SandboxTask } from "./sandbox/protocol.js";
 import type { Sandboxes } from "./sandbox/sandboxes.js";
@@ -50,11 +49,6 @@ export interface JobRunners {
   sandboxes: Sandboxes;
   /** Warm LibreOffice and Chromium, each in processes of their own. */
   resident: ResidentEngines;
-  /**
-   * The engine slots of each lane. Only the engines take one: a job's reads and writes around them
-   * (database, storage, queue) overlap another job's engines instead of leaving a CPU idle.
-   */
-  engineSlots: Record<Lane, LimitFunction>;
 }
 
 function isSandboxTask(task: EngineTask): task is SandboxTask {
@@ -66,19 +60,26 @@ function execute(
   runners: JobRunners,
   options: { timeoutMs: number; onProgress: (fraction: number) => void; signal?: AbortSignal },
 ): Promise<SandboxResult & { stderr?: string }> {
-  return runners.engineSlots[operationRunners[task.operation].lane](() => {
-    if (isSandboxTask(task)) {
-      const { reuse } = operationRunners[task.operation];
-      return runners.sandboxes.run(task, { ...options, reuse });
-    }
-    return runners.resident.run(task, options);
-  });
+  if (isSandboxTask(task)) {
+    const { reuse } = operationRunners[task.operation];
+    return runners.sandboxes.run(task, { ...options, reuse });
+  }
+  return runners.resident.run(task, options);
 }
 
 export async function runJob(
   ctx: WorkerContext,
   jobId: string,
-  { runners, signal }: { runners: JobRunners; signal?: AbortSignal },
+  {
+    runners,
+    signal,
+    enginesDone,
+  }: {
+    runners: JobRunners;
+    signal?: AbortSignal;
+    /** Called once the engines have ended: storing the outputs and settling need no engine slot. */
+    enginesDone?: () => void;
+  },
 ): Promise<"finished" | "handed-back"> {
   const started = await ctx.jobs.start(jobId);
   if (!started) return "finished"; // already finished: a duplicate or late delivery
@@ -118,6 +119,7 @@ export async function runJob(
       onProgress: progressWriter(ctx, jobId),
       ...(signal ? { signal } : {}),
     });
+    enginesDone?.();
 
     // Worker shutdown: the engines were stopped; the job goes back to the queue untouched.
     if (signal?.aborted) return "handed-back";

@@ -47,10 +47,9 @@ export interface QueueSpec {
 
 /**
  * How many of a queue's jobs a process takes at once by default, and at most (`--queues name=N` may
- * lower it). A light job spends a good part of its time outside the engines (database, storage, queue),
- * so a light queue takes twice the engine slots: one job's reads and writes overlap another's engines. A
- * heavy job holds its engine slot for nearly all its time, so a heavy queue takes no job it could not
- * start at once.
+ * lower it). A light job spends a good part of its time storing its outputs and being settled, after its
+ * engines gave their slot back, so a light queue takes twice the engine slots: the next job waits at the
+ * slot, ready, while the one before it settles. A heavy job's engines take nearly all its time.
  */
 export function queueConcurrency(queue: OperationId, processConcurrency: number): number {
   return operationRunners[queue].lane === "light" ? 2 * processConcurrency : processConcurrency;
@@ -83,7 +82,7 @@ export async function startWorkers(
     allowlist: ctx.allowlist,
     officeInstances: ctx.config.workerConcurrency,
   });
-  const runners = { sandboxes, resident, engineSlots };
+  const runners = { sandboxes, resident };
 
   const onFailed = (job: Job<JobMessage> | undefined, error: Error) => {
     if (!job) return;
@@ -111,10 +110,22 @@ export async function startWorkers(
     ctx.logger.warn({ jobId: job.data.jobId, queue: job.queueName }, "job handed back on shutdown");
     throw new WaitingError();
   };
-  const processJob = async (job: Job<JobMessage>, token?: string) => {
+  const processJobOf = (queue: OperationId) => async (job: Job<JobMessage>, token?: string) => {
     if (shutdown.signal.aborted) return handBack(job, token);
-    const outcome = await runJob(ctx, job.data.jobId, { runners, signal: shutdown.signal });
-    if (outcome === "handed-back") return handBack(job, token);
+    // The engine slot is taken before the job is marked active and given back when its engines end: the
+    // job's outputs are stored and it is settled while the next job's engines already run.
+    let outcome: Promise<"finished" | "handed-back"> | undefined;
+    await engineSlots[operationRunners[queue].lane](async () => {
+      if (shutdown.signal.aborted) return;
+      await new Promise<void>((enginesDone) => {
+        outcome = runJob(ctx, job.data.jobId, { runners, signal: shutdown.signal, enginesDone });
+        outcome.then(
+          () => enginesDone(),
+          () => enginesDone(),
+        );
+      });
+    });
+    if (outcome === undefined || (await outcome) === "handed-back") return handBack(job, token);
   };
 
   const operationSpecs = specs.filter(
@@ -122,7 +133,7 @@ export async function startWorkers(
   );
   if (operationSpecs.some((spec) => operationRunners[spec.name].runner === "sandbox")) sandboxes.prewarm();
   for (const { name: queue, concurrency } of operationSpecs) {
-    const worker = new Worker<JobMessage>(queue, processJob, {
+    const worker = new Worker<JobMessage>(queue, processJobOf(queue), {
       connection,
       prefix: ctx.config.queuePrefix,
       concurrency: concurrency ?? queueConcurrency(queue, ctx.config.workerConcurrency),
