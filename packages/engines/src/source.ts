@@ -24,12 +24,11 @@ export async function openSource(
   input: EngineInput,
   scratchDir: string,
   signal?: AbortSignal,
+  /** `probeSource`'s probe of this input, when it was taken already. */
+  probed?: MupdfProbe,
 ): Promise<PdfSource> {
   const name = displayName(input.name);
-  const sniffed = await sniffFile(input.path);
-  if (!sniffed.pdf) throw notAPdf(name, sniffed.looksLike);
-  const probe = await probeWithMupdf(input.path);
-  refuseProtected(probe, name);
+  const probe = probed ?? (await probeInput(input));
   const counted = await qpdfPageCount(input.path, { signal });
   if (qpdfWantsPassword(counted) || (!probe.opened && (await qpdfIsEncrypted(input.path, { signal })))) {
     throw passwordRequired(name);
@@ -50,19 +49,27 @@ export async function openSource(
 
 /**
  * The MuPDF half of `openSource`: the input itself when MuPDF reads it whole and it is neither encrypted
- * nor protected, else undefined (then call `openSource`). It is for an operation that is one qpdf run
+ * nor protected, else undefined (then call `openSource` with the probe, which it does not take again). It is for an operation that is one qpdf run
  * keeping every page: when that run ends clean and MuPDF reads the probe's page count in its output
  * (`qpdfReadAlike`), qpdf read the file as MuPDF did, which is all openSource's own qpdf count would
  * have shown, and that process (about a fifth of a light job's CPU) is saved.
  */
-export async function probeSource(input: EngineInput): Promise<PdfSource | undefined> {
+export async function probeSource(
+  input: EngineInput,
+): Promise<{ source: PdfSource | undefined; probe: MupdfProbe }> {
+  const probe = await probeInput(input);
+  const pages = probe.opened && !probe.needsPassword ? usablePages(probe.pages) : undefined;
+  return { source: pages === undefined ? undefined : { path: input.path, pages, warnings: [] }, probe };
+}
+
+/** The sniff and MuPDF's probe: refuses what is not a PDF, encrypted files and protected wrappers. */
+async function probeInput(input: EngineInput): Promise<MupdfProbe> {
   const name = displayName(input.name);
   const sniffed = await sniffFile(input.path);
   if (!sniffed.pdf) throw notAPdf(name, sniffed.looksLike);
   const probe = await probeWithMupdf(input.path);
   refuseProtected(probe, name);
-  const pages = probe.opened && !probe.needsPassword ? usablePages(probe.pages) : undefined;
-  return pages === undefined ? undefined : { path: input.path, pages, warnings: [] };
+  return probe;
 }
 
 /** True when a qpdf run on a probed source ended without a warning and kept the pages MuPDF counted. */

@@ -50,12 +50,12 @@ export async function rotate(
     };
 
     // Most files: MuPDF's probe, and qpdf's reading checked by the rotation itself.
-    const probed = await probeSource(input);
+    const { source: probed, probe } = await probeSource(input);
     if (probed !== undefined && (ranges ?? []).every((range) => range.to <= probed.pages)) {
       const rotation = await rotateInto(probed);
       if (qpdfReadAlike(probed, rotation.outcome, rotation.after.length)) return finish(probed, rotation);
     }
-    const source = await openSource(input, scratchDir, ctx.signal);
+    const source = await openSource(input, scratchDir, ctx.signal, probe);
     if (ranges !== undefined) requireWithin(ranges, source.pages, name);
     const rotation = await rotateInto(source);
     if (!rotation.outcome.ok) throw needsRepair(name, rotation.outcome.stderr);
