@@ -4,7 +4,10 @@
 // rendered pages (SSIM at 100 dpi, full resolution, ssim.js on MuPDF renders; mean over the pages, and the
 // worst page), plus the checks every result must pass (page count, text kept, links, bookmarks).
 //
-//   pnpm --filter @octavo/compress build && node bench/compress/compare.mjs [--pages 30] [--files a.pdf,b.pdf]
+//   pnpm --filter @octavo/compress build && node bench/compress/compare.mjs [--pages 30] [--files a.pdf,b.pdf] [--stages]
+//
+// --stages prints each recommended job's stages (start → end, ms from the job's start) under its file's line:
+// what runs side by side and which stage holds the job up.
 //
 // Goals: recommended ≤ 40 % of the input at SSIM ≥ 0.95 and extreme ≤ 15 % at SSIM ≥ 0.85 on image-heavy
 // files; on every file, recommended smaller than /ebook at equal or better SSIM; and in time, the median
@@ -33,7 +36,11 @@ const { ssim } = await import(
 );
 
 const { values } = parseArgs({
-  options: { pages: { type: "string", default: "30" }, files: { type: "string" } },
+  options: {
+    pages: { type: "string", default: "30" },
+    files: { type: "string" },
+    stages: { type: "boolean", default: false },
+  },
 });
 const maxPages = Number(values.pages);
 // Image-heavy: most of the bytes are continuous-tone images (scans, photos).
@@ -175,17 +182,20 @@ try {
     const results = {};
     for (const level of ["low", "recommended", "extreme"]) {
       const workDir = await mkdtemp(join(work, "job-"));
+      const stages = [];
+      const onStage = values.stages && level === "recommended" ? (stage) => stages.push(stage) : undefined;
       const started = performance.now();
       const result = await compress(
         { path: input, name: basename(file) },
         { level, grayscale: false },
-        { workDir },
+        { workDir, onStage },
       );
       const seconds = (performance.now() - started) / 1000;
       const output = result.outputs[0].path;
       results[level] = {
         bytes: (await stat(output)).size,
         seconds,
+        stages,
         engine: result.engine,
         ...(await judge(input, output)),
       };
@@ -215,6 +225,11 @@ try {
     console.error(
       `${file}: ${times.join(", ")}; engines: ${results.recommended.engine} / ${results.extreme.engine}`,
     );
+    for (const stage of results.recommended.stages.sort((a, b) => a.startedMs - b.startedMs)) {
+      console.error(
+        `    ${String(stage.startedMs).padStart(5)} → ${String(stage.endedMs).padStart(5)} ms  ${stage.name}`,
+      );
+    }
 
     const ratio = (name) => results[name].bytes / inputBytes;
     const heavy = imageHeavy.includes(file);

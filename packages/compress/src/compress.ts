@@ -1,5 +1,5 @@
 import { copyFile, mkdir, mkdtemp, stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { displayName, JobFailure, openSource, pdfNameLike, runOperation } from "@octavo/engines";
 import { hasColour, lossOf, type PdfFacts, readFacts } from "./facts.js";
 import { rewriteWithGhostscript } from "./ghostscript.js";
@@ -12,6 +12,7 @@ import {
   type LadderStep,
   targetLadder,
 } from "./settings.js";
+import { type StageTimer, stageTimer } from "./stages.js";
 import { ghostscriptLimitMs, qpdf } from "./tools.js";
 import type {
   CompressContext,
@@ -58,7 +59,10 @@ export async function compress(
   const name = displayName(input.name);
   checkOptions(options);
   return runOperation(ctx, name, async (scratchDir) => {
-    const result = await compressIn(scratchDir, input, name, options, ctx);
+    const result = await compressIn(scratchDir, input, name, options, {
+      ...ctx,
+      timed: stageTimer(ctx.onStage),
+    });
     return { ...result, outputs: await deliver(result.chosenPath, input.name, ctx.workDir) };
   });
 }
@@ -90,6 +94,11 @@ async function deliver(
   return [{ path: output, name: pdfNameLike(clientName), contentType: pdfContentType }];
 }
 
+/** A job's context inside the package: the caller's, and the clock its stages are timed on. */
+interface JobContext extends CompressContext {
+  timed: StageTimer;
+}
+
 interface Outcome {
   chosenPath: string;
   engine: string;
@@ -102,20 +111,25 @@ async function compressIn(
   input: CompressInput,
   name: string,
   options: CompressOptions,
-  ctx: CompressContext,
+  ctx: JobContext,
 ): Promise<Outcome> {
   const inputPath = resolve(input.path);
   const inputBytes = (await stat(inputPath)).size;
   const sourceDir = join(scratchDir, "source");
   await mkdir(sourceDir);
-  const source = await openSource({ path: inputPath, name: input.name }, sourceDir, ctx.signal);
+  const source = await ctx.timed(
+    "preflight",
+    openSource({ path: inputPath, name: input.name }, sourceDir, ctx.signal),
+  );
   const warnings = [...source.warnings];
-  const checking = qpdfCheck(source.path, ctx.signal);
+  const checking = ctx.timed("qpdf --check source", qpdfCheck(source.path, ctx.signal));
   checking.catch(() => undefined); // awaited below, or waited for when reading the facts fails
-  const facts = await readFacts(source.path, ctx.signal).catch(async (error: unknown) => {
-    await checking.catch(() => undefined);
-    throw error;
-  });
+  const facts = await ctx
+    .timed("facts of the source", readFacts(source.path, ctx.signal))
+    .catch(async (error: unknown) => {
+      await checking.catch(() => undefined);
+      throw error;
+    });
   const steps = ladderOf(options);
   const early = startEarly(source.path, facts, scratchDir, options.grayscale, ctx, steps[0] as LadderStep);
   const structure = await checking.catch(async (error: unknown) => {
@@ -245,7 +259,7 @@ function startEarly(
   facts: PdfFacts,
   scratchDir: string,
   gray: boolean,
-  ctx: CompressContext,
+  ctx: JobContext,
   step: LadderStep,
 ): { maker: CandidateMaker; made: Promise<StepResult>; discard: () => Promise<void> } {
   const stop = new AbortController();
@@ -412,7 +426,7 @@ class CandidateMaker {
     private readonly facts: PdfFacts,
     private readonly scratchDir: string,
     private readonly gray: boolean,
-    private readonly ctx: CompressContext,
+    private readonly ctx: JobContext,
   ) {}
 
   async make(step: LadderStep): Promise<StepResult> {
@@ -479,7 +493,10 @@ class CandidateMaker {
 
   private check(candidate: Candidate): Promise<Structure> {
     if (candidate.structure === undefined) {
-      const structure = qpdfCheck(candidate.path, this.ctx.signal);
+      const structure = this.ctx.timed(
+        `qpdf --check ${basename(candidate.path)}`,
+        qpdfCheck(candidate.path, this.ctx.signal),
+      );
       // Awaited by smallestSound or drain; a failure is reported there, not as an unhandled rejection.
       structure.catch(() => undefined);
       this.checks.push(structure);
@@ -504,13 +521,19 @@ class CandidateMaker {
         engines.push("MuPDF + sharp");
       }
     }
-    const lossless = await losslessPass(input, this.scratchDir, tag, this.ctx.signal);
+    const lossless = await this.ctx.timed(
+      `lossless pass ${tag} (${kind})`,
+      losslessPass(input, this.scratchDir, tag, this.ctx.signal),
+    );
     if (lossless === undefined) {
       this.lastProblem = "the lossless rewrite failed";
       return { candidate: undefined, settingMatters };
     }
     engines.push(lossless.route);
-    const { problem, imageBytes } = await examine(lossless.path, this.facts, this.gray, this.ctx.signal);
+    const { problem, imageBytes } = await this.ctx.timed(
+      `facts of ${basename(lossless.path)}`,
+      examine(lossless.path, this.facts, this.gray, this.ctx.signal),
+    );
     if (problem !== undefined) {
       this.lastProblem = problem;
       this.rejected.add(kind);
@@ -537,7 +560,10 @@ class CandidateMaker {
     setting: ImageSetting,
   ): Promise<ImagePassStats | undefined> {
     try {
-      return await recompressImages(input, output, setting, this.ctx.signal, this.images);
+      return await this.ctx.timed(
+        `image pass ${basename(output)}`,
+        recompressImages(input, output, setting, this.ctx.signal, this.images),
+      );
     } catch (error) {
       if (this.ctx.signal?.aborted) throw error;
       this.lastProblem = `the image pass failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -563,12 +589,15 @@ class CandidateMaker {
             ? Math.min(pageLimit, Math.max(10_000, 4 * this.currentInterpreterMs))
             : pageLimit;
         const started = Date.now();
-        const outcome = await rewriteWithGhostscript(this.source, output, {
-          gray: this.gray,
-          legacy,
-          signal: this.ctx.signal,
-          timeoutMs,
-        });
+        const outcome = await this.ctx.timed(
+          baseNames[base],
+          rewriteWithGhostscript(this.source, output, {
+            gray: this.gray,
+            legacy,
+            signal: this.ctx.signal,
+            timeoutMs,
+          }),
+        );
         if (!legacy && !outcome.timedOut) this.currentInterpreterMs = Date.now() - started;
         if (outcome.timedOut) {
           this.lastProblem = `${baseNames[base]} took longer than ${Math.round(timeoutMs / 1000)} s`;
@@ -580,7 +609,10 @@ class CandidateMaker {
         }
         // The image and lossless passes keep pages, links, bookmarks and text: a rewrite that lost any of
         // them is dropped before they run on it (GeoTopo: the current interpreter drops a link).
-        const { problem } = await examine(output, this.facts, this.gray, this.ctx.signal);
+        const { problem } = await this.ctx.timed(
+          `facts of ${basename(output)}`,
+          examine(output, this.facts, this.gray, this.ctx.signal),
+        );
         if (problem !== undefined) {
           this.lastProblem = `${baseNames[base]}: ${problem}`;
           return undefined;

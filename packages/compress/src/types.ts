@@ -1,4 +1,5 @@
 import type { EngineContext, EngineInput, EngineResult } from "@octavo/engines";
+import type { StageListener } from "./stages.js";
 
 export type CompressionLevel = "low" | "recommended" | "extreme";
 
@@ -27,4 +28,7 @@ export interface CompressResult extends EngineResult {
 }
 
 export type CompressInput = EngineInput;
-export type CompressContext = EngineContext;
+export interface CompressContext extends EngineContext {
+  /** Hears each stage as it ends (qpdf checks, Ghostscript rewrites, image and lossless passes): where a job's time goes. */
+  onStage?: StageListener;
+}

@@ -2,7 +2,7 @@ import { copyFile, readFile, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { JobFailure } from "@octavo/engines";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type CompressOptions, type CompressResult, compress } from "../src/index.js";
+import { type CompressOptions, type CompressResult, compress, type StageTiming } from "../src/index.js";
 import { cleanup, colourPixels, corpus, facts, meanSsim, workDir } from "./helpers.js";
 
 let dir: string;
@@ -95,6 +95,32 @@ describe("levels on corpus files", () => {
     await expectKept(input, result);
     expect(result.report.ratio).toBeLessThanOrEqual(0.4);
     expect((await meanSsim(input, result.outputs[0]?.path ?? "")).mean).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it("reports each stage of a job, in the job's own clock, when asked", async () => {
+    const stages: StageTiming[] = [];
+    const input = corpus("scanned/pikepdf_congress.pdf");
+    const started = performance.now();
+    await compress(
+      { path: input, name: basename(input) },
+      { level: "recommended", grayscale: false },
+      { workDir: dir, onStage: (stage) => stages.push(stage) },
+    );
+    const jobMs = performance.now() - started;
+    const names = stages.map((stage) => stage.name);
+    // Both routes ran: the image pass on the file itself and on Ghostscript's rewrite, and the winner was checked.
+    for (const name of ["preflight", "qpdf --check source", "Ghostscript", "image pass c1-images.pdf"]) {
+      expect(names).toContain(name);
+    }
+    expect(
+      names.some((name) => /^image pass c\d-images\.pdf$/.test(name) && name !== "image pass c1-images.pdf"),
+    ).toBe(true);
+    expect(names.some((name) => /^qpdf --check c\d-/.test(name))).toBe(true);
+    for (const stage of stages) {
+      expect(stage.startedMs).toBeGreaterThanOrEqual(0);
+      expect(stage.endedMs).toBeGreaterThanOrEqual(stage.startedMs);
+      expect(stage.endedMs).toBeLessThanOrEqual(Math.ceil(jobMs));
+    }
   });
 
   it("recommended and extreme shrink a photo document, extreme more, both above the SSIM floors", async () => {
