@@ -1,8 +1,17 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createTempDir, createTestDatabase, type TempResource } from "@octavo/testing";
+import {
+  createTempDir,
+  createTestDatabase,
+  sharedRedisUrl,
+  type TempResource,
+  waitFor,
+} from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exited } from "./support/cluster.js";
+import { childrenMatching, cliLauncher } from "./support/processes.js";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 /** The machine's own PATH first: `npx octavo` must work even when that node is older than 24. */
@@ -101,6 +110,53 @@ describe("the operator CLI, as `npx octavo` from the repository root", () => {
     expect(typo.stderr).toContain("OCTAVO_RESULTS_TTL_SECONDS");
   });
 
+  it("passes a supervisor's SIGTERM, sent to the launcher alone, on to the worker it started, which stops and exits 0", async () => {
+    expect(octavo("migrate").status).toBe(0);
+    // The machine's own node (older than 24 here): the launcher starts the pinned Node 24 as its child.
+    const launcher = spawn("node", [cliLauncher, "worker", "--queues", "merge"], {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        ...env,
+        PATH: systemPath,
+        OCTAVO_REDIS_URL: sharedRedisUrl(),
+        OCTAVO_QUEUE_PREFIX: `cli-${randomBytes(4).toString("hex")}`,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    for (const stream of [launcher.stdout, launcher.stderr]) {
+      stream.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+    }
+    try {
+      await waitFor(
+        "the worker to start",
+        () => {
+          if (launcher.exitCode !== null) throw new Error(`the launcher exited:\n${output}`);
+          return output.includes('"msg":"workers started"') ? true : undefined;
+        },
+        60_000,
+      );
+      const pid = launcher.pid ?? 0;
+      // The process that logged "workers started": the launcher itself on Node 24, else its child.
+      const workerPids = [pid, ...childrenMatching(pid, "dist/main.js worker")];
+      launcher.kill("SIGTERM"); // the launcher's pid only, as Docker or Kubernetes would
+      expect(await exited(launcher), output).toBe(0);
+      expect(output).toContain(
+        '"signal":"SIGTERM","msg":"shutting down: no new jobs, finishing the running ones"',
+      );
+      await waitFor(
+        "the worker to be gone",
+        () => (workerPids.every((worker) => !alive(worker)) ? true : undefined),
+        10_000,
+      );
+    } finally {
+      launcher.kill("SIGKILL");
+    }
+  }, 90_000);
+
   it("reports every engine with its version", () => {
     const doctor = octavo("doctor");
     const report = doctor.json as { name: string; found: boolean; version?: string }[];
@@ -114,3 +170,13 @@ describe("the operator CLI, as `npx octavo` from the repository root", () => {
     expect(report.find((entry) => entry.name === "node")?.version).toMatch(/^24\./);
   });
 });
+
+/** Whether a process with this pid still runs (signal 0 checks without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -74,6 +74,6 @@ export async function runServer(
         },
       );
   };
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  process.on("SIGINT", () => stop("SIGINT"));
+  // SIGHUP too: a closed terminal or a supervisor's hangup stops the service as cleanly as SIGTERM.
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => stop(signal));
 }
