@@ -128,6 +128,43 @@ describe("sandbox isolation, through the worker", () => {
     await noToolsLeft();
   });
 
+  it("leaves nothing in the temp directory after a job killed at its timeout, nor once the workers stop", async () => {
+    stack = await startStack({
+      database: "sqlite",
+      redis: "supervised",
+      env: { OCTAVO_JOB_TIMEOUT_SECONDS: "1" },
+    });
+    const client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
+    const entries = () => readdirSync(scratch.path).sort();
+    const before = entries();
+    expect(before.filter((name) => name.startsWith("octavo-resident-"))).toHaveLength(1);
+    // Ghostscript's rewrite of this 3 MB file takes over a second, writing its gs_* files as it goes.
+    const created = await client.postFiles(
+      "/v1/compress",
+      [{ path: corpusPath("general/govdocs_error_set_2_064034.pdf") }],
+      { level: "recommended" },
+    );
+    expect(await client.waitForJob(created.body.id as string)).toMatchObject({
+      status: "failed",
+      error: "timeout",
+    });
+    await noToolsLeft();
+    // The work dir (with the engines' temp files) is removed just after the job is settled.
+    await waitFor(
+      "the temp directory to be as it was",
+      () => {
+        const now = entries();
+        return now.length === before.length && now.every((name, index) => name === before[index])
+          ? true
+          : undefined;
+      },
+      5000,
+    ).catch(() => expect(entries()).toEqual(before));
+    await stack.close();
+    stack = undefined;
+    expect(entries().filter((name) => name.startsWith("octavo-resident-"))).toEqual([]);
+  });
+
   it("runs light jobs one after another in the same sandbox, each leaving nothing behind", async () => {
     stack = await startStack({ database: "sqlite", redis: "supervised" });
     const client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);

@@ -1,4 +1,4 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { OperationId } from "@octavo/contracts";
@@ -77,8 +77,10 @@ export async function startWorkers(
     maxResidentBytes: SANDBOX_RESIDENT_BYTES,
     maxIdle: 2 * ctx.config.workerConcurrency,
   });
+  // LibreOffice's and Chromium's profiles and temp files; removed when the workers close.
+  const residentDir = await mkdtemp(join(tmpdir(), "octavo-resident-"));
   const resident = new ResidentEngines({
-    workDir: await mkdtemp(join(tmpdir(), "octavo-resident-")),
+    workDir: residentDir,
     allowlist: ctx.allowlist,
     officeInstances: ctx.config.workerConcurrency,
   });
@@ -194,6 +196,9 @@ export async function startWorkers(
       clearTimeout(timer);
       sandboxes.close();
       await resident.close();
+      await rm(residentDir, { recursive: true, force: true, maxRetries: 3 }).catch((error: unknown) =>
+        ctx.logger.warn({ err: error, dir: residentDir }, "could not remove the resident engines' folder"),
+      );
       connection.disconnect();
     },
   };

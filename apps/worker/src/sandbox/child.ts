@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import { JobFailure } from "@octavo/engines";
 import { drainMupdfLog, loadMupdf, renewMupdf } from "@octavo/mupdf";
 import { killProcessTree } from "../process-tree.js";
@@ -40,9 +41,28 @@ function asFailure(error: unknown, fileName: string): JobFailure {
   });
 }
 
+/** The temp directory the sandbox was started with, for the time between jobs. */
+const sandboxTmpDir = process.env.TMPDIR;
+
+/**
+ * Points TMPDIR (which every engine program inherits, and Node's tmpdir() reads) into the job's work dir,
+ * so what an engine writes there (Ghostscript's gs_* files, up to megabytes each) goes with the job even
+ * when the engine is killed at a timeout. A sandbox runs one job at a time, so the variable is the job's.
+ */
+async function useJobTempDir(workDir: string): Promise<void> {
+  const dir = join(workDir, "tmp");
+  await mkdir(dir, { recursive: true });
+  process.env.TMPDIR = dir;
+}
+
+function restoreTempDir(): void {
+  if (sandboxTmpDir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = sandboxTmpDir;
+}
+
 async function run(task: SandboxTask): Promise<SandboxResult> {
   try {
-    await mkdir(task.workDir, { recursive: true });
+    await useJobTempDir(task.workDir);
     const result = await dispatch(task, {
       workDir: task.workDir,
       onProgress: (fraction) => void send({ type: "progress", fraction }),
@@ -57,6 +77,8 @@ async function run(task: SandboxTask): Promise<SandboxResult> {
   } catch (error) {
     const failure = asFailure(error, task.inputs[0]?.name ?? "the file");
     return { type: "failed", code: failure.code, message: failure.message, detail: failure.detail };
+  } finally {
+    restoreTempDir();
   }
 }
 
