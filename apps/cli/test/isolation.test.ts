@@ -67,14 +67,15 @@ describe("sandbox isolation, through the worker", () => {
     await stack?.close();
     stack = undefined;
   });
+  /** The single-machine stack with these settings, and a client of a Business account on it. */
+  async function startWith(env: Record<string, string> = {}): Promise<{ client: Client; running: Stack }> {
+    const running = await startStack({ database: "sqlite", redis: "supervised", env });
+    stack = running;
+    return { client: new Client(running.baseUrl, (await running.createAccount("business")).apiKey), running };
+  }
 
   it("stops an endless content stream at the timeout, with its tools, and runs the job beside it", async () => {
-    stack = await startStack({
-      database: "sqlite",
-      redis: "supervised",
-      env: { OCTAVO_JOB_TIMEOUT_SECONDS: "3" },
-    });
-    const client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
+    const { client } = await startWith({ OCTAVO_JOB_TIMEOUT_SECONDS: "3" });
     // 2^22 strokes: repair's text check would take about a minute on it.
     const [endless, rotated] = await beside(client, "/v1/repair", hostile("endless.pdf", nestedFormsPdf(22)));
     expect(endless).toMatchObject({ status: "failed", error: "timeout" });
@@ -88,12 +89,7 @@ describe("sandbox isolation, through the worker", () => {
   });
 
   it("fails a memory bomb's job alone when its sandbox runs out of memory", async () => {
-    stack = await startStack({
-      database: "sqlite",
-      redis: "supervised",
-      env: { OCTAVO_SANDBOX_MEMORY_MB: "128" },
-    });
-    const client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
+    const { client } = await startWith({ OCTAVO_SANDBOX_MEMORY_MB: "128" });
     // 2.6 million characters for layout analysis: far beyond a 128 MB heap, reached in seconds.
     const bomb = hostile("text-bomb.pdf", nestedFormsPdf(17, "text"));
     const [exhausted, rotated] = await beside(client, "/v1/convert/pdf-to-word", bomb);
@@ -104,8 +100,7 @@ describe("sandbox isolation, through the worker", () => {
   });
 
   it("fails a file that crashes the engine alone, and a sandbox killed by a signal too", async () => {
-    stack = await startStack({ database: "sqlite", redis: "supervised" });
-    const client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
+    const { client } = await startWith();
     // Sixty nested forms: MuPDF's WebAssembly runs off its memory and traps.
     const [trapped, rotated] = await beside(
       client,
@@ -129,12 +124,7 @@ describe("sandbox isolation, through the worker", () => {
   });
 
   it("leaves nothing in the temp directory after a job killed at its timeout, nor once the workers stop", async () => {
-    stack = await startStack({
-      database: "sqlite",
-      redis: "supervised",
-      env: { OCTAVO_JOB_TIMEOUT_SECONDS: "1" },
-    });
-    const client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
+    const { client, running } = await startWith({ OCTAVO_JOB_TIMEOUT_SECONDS: "1" });
     const entries = () => readdirSync(scratch.path).sort();
     const before = entries();
     expect(before.filter((name) => name.startsWith("octavo-resident-"))).toHaveLength(1);
@@ -160,14 +150,13 @@ describe("sandbox isolation, through the worker", () => {
       },
       5000,
     ).catch(() => expect(entries()).toEqual(before));
-    await stack.close();
     stack = undefined;
+    await running.close();
     expect(entries().filter((name) => name.startsWith("octavo-resident-"))).toEqual([]);
   });
 
   it("runs light jobs one after another in the same sandbox, each leaving nothing behind", async () => {
-    stack = await startStack({ database: "sqlite", redis: "supervised" });
-    const client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
+    const { client, running } = await startWith();
     const jobDirs = () => readdirSync(scratch.path).filter((name) => name.startsWith("octavo-job-"));
     await client.waitForJob(await submit(client, "/v1/rotate", normal, { angle: 90 }));
     const warm = sandboxes();
@@ -188,7 +177,7 @@ describe("sandbox isolation, through the worker", () => {
       // The sandboxes hold none of the service's secrets.
       const environment = readFileSync(`/proc/${pid}/environ`, "utf8");
       expect(environment).not.toContain("OCTAVO_");
-      expect(environment).not.toContain(stack.config.secretKey);
+      expect(environment).not.toContain(running.config.secretKey);
     }
   });
 });
