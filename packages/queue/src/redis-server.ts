@@ -29,10 +29,29 @@ function socketPathFor(dir: string): string {
 }
 
 /**
+ * Runs redis-server (`$1`, its arguments after it) on a lifeline: the shell stops the server when its stdin,
+ * a pipe from the service, closes, which the kernel does however the service ends (even on SIGKILL). The
+ * shell exits with the server's status, so an unexpected exit is seen as the shell's.
+ */
+const LIFELINE = [
+  "exec 3<&0", // the pipe, kept: sh gives background commands /dev/null as stdin
+  'server="$1"; shift',
+  '"$server" "$@" 3<&- </dev/null & pid=$!',
+  '(cat <&3 >/dev/null; kill "$pid" 2>/dev/null) &',
+  "exec 3<&-",
+  'wait "$pid"',
+].join("\n");
+
+/**
  * Starts the single-machine default: a private redis-server on a Unix socket in the data dir, with
  * append-only persistence (queued jobs survive a restart) and `noeviction` (BullMQ must never lose
  * keys). If the socket already answers (another octavo process on this data dir started it), that
  * server is reused. Unexpected exits are restarted with a back-off.
+ *
+ * The server runs in a process group of its own: a signal sent to the service's group (Ctrl-C in a
+ * terminal, `kill -TERM -PGID`) reaches the service, which drains its running jobs, and not the server those
+ * jobs still need; the service stops the server last (`close`). The lifeline keeps it from outliving the
+ * service.
  */
 export async function startRedisServer(options: {
   dataDir: string;
@@ -79,8 +98,13 @@ export async function startRedisServer(options: {
   let restarts = 0;
 
   const launch = (): ChildProcess => {
-    const proc = spawn(options.binary ?? "redis-server", args, { stdio: "ignore" });
+    const proc = spawn("sh", ["-c", LIFELINE, "sh", options.binary ?? "redis-server", ...args], {
+      detached: true,
+      stdio: ["pipe", "ignore", "ignore"],
+    });
+    proc.stdin?.on("error", () => undefined); // nothing is written; the pipe only has to stay open
     proc.on("exit", (code, signal) => {
+      proc.stdin?.destroy(); // ends this server's lifeline
       if (stopping) return;
       restarts += 1;
       const wait = Math.min(30_000, 500 * 2 ** Math.min(restarts, 6));
@@ -98,7 +122,7 @@ export async function startRedisServer(options: {
   while (!(await pingRedis(url, 500))) {
     if (Date.now() > deadline || child.exitCode !== null) {
       stopping = true;
-      child.kill("SIGKILL");
+      killGroup(child);
       throw new Error(`redis-server did not start on ${socket} (see ${join(dir, "redis.log")})`);
     }
     await delay(50);
@@ -112,10 +136,20 @@ export async function startRedisServer(options: {
       const proc = child;
       if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
-      proc.kill("SIGTERM");
-      const timer = setTimeout(() => proc.kill("SIGKILL"), 10_000);
+      proc.stdin?.end(); // the lifeline sends the server SIGTERM: it writes its append-only file and exits
+      const timer = setTimeout(() => killGroup(proc), 10_000);
       await exited;
       clearTimeout(timer);
     },
   };
+}
+
+/** SIGKILL to the lifeline's process group: the shell, the server and the lifeline's watcher. */
+function killGroup(proc: ChildProcess): void {
+  if (proc.pid === undefined) return;
+  try {
+    process.kill(-proc.pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
 }

@@ -43,6 +43,9 @@ export class SandboxProcess {
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       serialization: "advanced",
       env: sandboxEnv(),
+      // A process group of its own: Ctrl-C or a signal to the worker's group must not kill the job the
+      // worker is draining. The sandbox still ends with the worker: it exits when its IPC channel closes.
+      detached: true,
     });
     // A process that dies while idle is simply not used; its error must not crash the worker.
     this.child.on("error", () => undefined);

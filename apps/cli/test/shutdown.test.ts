@@ -1,0 +1,86 @@
+import { spawn, spawnSync } from "node:child_process";
+import { corpusPath, createTempDir, waitFor } from "@octavo/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "./support/client.js";
+import { exited } from "./support/cluster.js";
+import { cliMain, processesMatching } from "./support/processes.js";
+import { freePort } from "./support/stack.js";
+
+// The single-machine service as `npm start` runs it, stopped the way a terminal's Ctrl-C stops it: SIGINT to
+// its whole process group. The running jobs finish, nothing is left running, and nothing is logged as an error.
+describe("octavo start, stopped by a signal to its process group", () => {
+  let dataDir: Awaited<ReturnType<typeof createTempDir>>;
+  beforeAll(async () => {
+    dataDir = await createTempDir("octavo-shutdown-");
+  });
+  afterAll(async () => {
+    await dataDir.dispose();
+  });
+
+  it("finishes its running jobs, stops its redis-server and sandboxes, and logs no error", async () => {
+    const env = { ...process.env, OCTAVO_DATA_DIR: dataDir.path, OCTAVO_LOG_LEVEL: "info" };
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [cliMain, ...args], { env, encoding: "utf8" });
+    expect(cli("migrate").status).toBe(0);
+    const account = JSON.parse(
+      cli("accounts", "create", "--email", "ops@example.com", "--plan", "business").stdout,
+    );
+
+    const port = await freePort();
+    // A process group of its own, as a shell gives the command it runs in the foreground.
+    const service = spawn(process.execPath, [cliMain, "start"], {
+      env: { ...env, OCTAVO_PORT: String(port) },
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    for (const stream of [service.stdout, service.stderr]) {
+      stream.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+    }
+    const logged = (msg: string) =>
+      output
+        .split("\n")
+        .filter((line) => line.startsWith("{") && line.includes(`"msg":"${msg}"`))
+        .map((line) => JSON.parse(line) as { jobId?: string });
+    try {
+      await waitFor(
+        "the API to listen",
+        () => (logged("API listening").length > 0 ? true : undefined),
+        60_000,
+      );
+      const client = new Client(`http://127.0.0.1:${port}`, account.apiKey);
+      // Seconds of Ghostscript and image work each: both are running when the signal comes.
+      const ids: string[] = [];
+      for (let index = 0; index < 2; index += 1) {
+        const created = await client.postFiles(
+          "/v1/compress",
+          [{ path: corpusPath("general/samplefiles_GeoTopo-komprimiert.pdf") }],
+          { level: "recommended" },
+        );
+        expect(created.status).toBe(202);
+        ids.push(created.body.id as string);
+      }
+      await waitFor(
+        "both jobs to start",
+        () => (ids.every((id) => logged("job started").some((line) => line.jobId === id)) ? true : undefined),
+        30_000,
+      );
+      const sandboxes = processesMatching("sandbox/child.js");
+
+      process.kill(-(service.pid ?? 0), "SIGINT");
+      expect(await exited(service), output).toBe(0);
+      expect(logged("job done").map((line) => line.jobId)).toEqual(expect.arrayContaining(ids));
+      const problems = output
+        .split("\n")
+        .filter((line) => /"level":(40|50|60)/.test(line) || line.includes("Unhandled"));
+      expect(problems).toEqual([]);
+      // The redis-server and its lifeline name the data dir's socket in their command lines.
+      expect(processesMatching(dataDir.path)).toEqual([]);
+      expect(processesMatching("sandbox/child.js").filter((pid) => sandboxes.includes(pid))).toEqual([]);
+    } finally {
+      if (service.exitCode === null) process.kill(-(service.pid ?? 0), "SIGKILL");
+    }
+  }, 120_000);
+});
