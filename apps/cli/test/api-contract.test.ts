@@ -1,6 +1,8 @@
+import { readFileSync } from "node:fs";
 import { corpusPath } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "./support/client.js";
+import { type LocalServer, startLocalServer } from "./support/servers.js";
 import { type Stack, startStack } from "./support/stack.js";
 
 const pdf = corpusPath("general/samplefiles_pdflatex-outline.pdf");
@@ -16,15 +18,34 @@ describe("the API contract (SQLite, supervised redis-server)", () => {
   let stack: Stack;
   let client: Client;
   let accountId: string;
+  /** Serves the test PDF under a non-Latin name, in its path and in its Content-Disposition. */
+  let site: LocalServer;
 
   beforeAll(async () => {
-    stack = await startStack({ database: "sqlite", redis: "supervised" });
+    site = await startLocalServer((req, res) => {
+      res.setHeader("content-type", "application/pdf");
+      if (req.url === "/download") {
+        // RFC 6266 with RFC 8187's filename*. (A raw UTF-8 filename="…" is decoded too, see @octavo/net's
+        // file-name tests, but undici refuses such a header once the body is large: the fetch fails.)
+        const name = encodeURIComponent("Отчёт за квартал.pdf");
+        res.setHeader("content-disposition", `attachment; filename="report.pdf"; filename*=UTF-8''${name}`);
+      }
+      res.end(readFileSync(pdf));
+    });
+    stack = await startStack({
+      database: "sqlite",
+      redis: "supervised",
+      env: { OCTAVO_URL_ALLOWLIST: `127.0.0.1:${site.port}` },
+    });
     // Business: enough requests per minute for this file; the Free plan's own rules are tested apart.
     const account = await stack.createAccount("business");
     accountId = account.accountId;
     client = new Client(stack.baseUrl, account.apiKey);
   });
-  afterAll(async () => stack?.close());
+  afterAll(async () => {
+    await stack?.close();
+    await site?.close();
+  });
 
   it("refuses requests without a key, with a malformed key and with a revoked key", async () => {
     const anonymous = new Client(stack.baseUrl, undefined);
@@ -153,6 +174,37 @@ describe("the API contract (SQLite, supervised redis-server)", () => {
 
     const account = await client.get("/v1/account");
     expect(account.body).toMatchObject({ creditsUsed: 1, creditsReserved: 0, creditsRemaining: 49_999 });
+  });
+
+  it("keeps a non-Latin file name, uploaded or fetched, through to the download's Content-Disposition", async () => {
+    const uploaded = await client.postFiles("/v1/rotate", [{ path: pdf, name: "Отчёт 2026 — 報告書.pdf" }], {
+      angle: 90,
+    });
+    const fromPath = await client.postJson("/v1/rotate", {
+      url: `${site.url}/files/%D0%A1%D0%BC%D0%B5%D1%82%D0%B0.pdf`,
+      options: { angle: 90 },
+    });
+    const fromHeader = await client.postJson("/v1/rotate", {
+      url: `${site.url}/download`,
+      options: { angle: 90 },
+    });
+    const expected = [
+      [uploaded, "Отчёт 2026 — 報告書.pdf"],
+      [fromPath, "Смета.pdf"],
+      [fromHeader, "Отчёт за квартал.pdf"],
+    ] as const;
+    for (const [created, name] of expected) {
+      expect(created.status, JSON.stringify(created.body)).toBe(202);
+      const job = await client.waitForJob(created.body.id as string);
+      expect(job.status).toBe("done");
+      const [output] = job.outputs ?? [];
+      expect(output?.name).toBe(name);
+      const download = await client.download(output?.url ?? "");
+      // RFC 6266: an ASCII fallback and the real name in filename* (RFC 8187, UTF-8, percent-encoded).
+      expect(download.headers.get("content-disposition")).toContain(
+        `filename*=UTF-8''${encodeURIComponent(name)}`,
+      );
+    }
   });
 
   it("hides one account's jobs from another", async () => {

@@ -45,10 +45,27 @@ function cleanName(name: string | undefined): string | undefined {
   return cleaned.slice(0, MAX_NAME_LENGTH - extension.length) + extension;
 }
 
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Header bytes reach us as Latin-1 characters. Many servers send a plain `filename="…"` in raw UTF-8 (as
+ * browsers do in uploads): when the characters read as bytes are valid UTF-8, that is what they were, as
+ * browsers decide too. A name with no byte over 0x7F, or that is not valid UTF-8, stays as it is.
+ */
+function utf8IfEncoded(name: string): string {
+  if (!/[\x80-\xff]/.test(name) || /[\u{100}-\u{10ffff}]/u.test(name)) return name;
+  try {
+    return strictUtf8.decode(Buffer.from(name, "latin1"));
+  } catch {
+    return name; // really Latin-1
+  }
+}
+
 function fromContentDisposition(header: string | undefined): string | undefined {
   if (!header) return undefined;
   // The parser is lenient (never throws); filename* (RFC 8187, UTF-8) replaces filename when both are sent.
-  return cleanName(parseContentDisposition(header).parameters.filename);
+  const name = parseContentDisposition(header).parameters.filename;
+  return cleanName(name === undefined ? undefined : utf8IfEncoded(name));
 }
 
 function fromUrlPath(url: URL): string | undefined {

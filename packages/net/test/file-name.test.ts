@@ -17,6 +17,26 @@ describe("fileNameFor", () => {
     ).toBe("plain.odt");
   });
 
+  it("reads a plain filename sent in raw UTF-8 as UTF-8, and one in Latin-1 as Latin-1", () => {
+    // How the header arrives: its bytes as Latin-1 characters.
+    const asHeader = (text: string, encoding: BufferEncoding) =>
+      Buffer.from(text, encoding).toString("latin1");
+    for (const name of ["Отчёт за квартал.pdf", "報告書.pdf", "résumé.pdf"]) {
+      expect(
+        fileNameFor({
+          url: "https://x.example/download",
+          contentDisposition: `attachment; filename="${asHeader(name, "utf8")}"`,
+        }),
+      ).toBe(name);
+    }
+    expect(
+      fileNameFor({
+        url: "https://x.example/download",
+        contentDisposition: `attachment; filename="${asHeader("résumé.pdf", "latin1")}"`,
+      }),
+    ).toBe("résumé.pdf");
+  });
+
   it("falls back to the last path segment, percent-decoded", () => {
     expect(fileNameFor({ url: "https://x.example/files/My%20Report.pdf?sig=abc" })).toBe("My Report.pdf");
     expect(fileNameFor({ url: "https://x.example/files/deck.pptx/" })).toBe("deck.pptx");

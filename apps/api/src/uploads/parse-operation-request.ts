@@ -104,6 +104,8 @@ async function readMultipart(
   });
   const upload = multer({
     storage: engine,
+    // Clients (browsers, curl, fetch's FormData) send file names in raw UTF-8; multer's default is Latin-1.
+    defParamCharset: "utf8",
     // The per-file size is enforced by the storage engine, which can stop reading at once.
     limits: { parts: MAX_PARTS, fieldSize: 1024 * 1024, fieldNameSize: 100 },
   }).any();
