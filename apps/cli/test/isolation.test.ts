@@ -78,7 +78,11 @@ describe("sandbox isolation, through the worker", () => {
     const { client } = await startWith({ OCTAVO_JOB_TIMEOUT_SECONDS: "3" });
     // 2^22 strokes: repair's text check would take about a minute on it.
     const [endless, rotated] = await beside(client, "/v1/repair", hostile("endless.pdf", nestedFormsPdf(22)));
-    expect(endless).toMatchObject({ status: "failed", error: "timeout" });
+    expect(endless).toMatchObject({
+      status: "failed",
+      error: "timeout",
+      message: "The job ran longer than 3 seconds and was stopped.",
+    });
     expect(rotated.status).toBe("done");
     await noToolsLeft();
     // The worker goes on: the next job runs.
@@ -137,6 +141,7 @@ describe("sandbox isolation, through the worker", () => {
     expect(await client.waitForJob(created.body.id as string)).toMatchObject({
       status: "failed",
       error: "timeout",
+      message: "The job ran longer than 1 second and was stopped.",
     });
     await noToolsLeft();
     // The work dir (with the engines' temp files) is removed just after the job is settled.

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
+import { get } from "node:http";
 import { corpusPath, createTempDir, waitFor } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "./support/client.js";
@@ -17,7 +18,7 @@ describe("octavo start, stopped by a signal to its process group", () => {
     await dataDir.dispose();
   });
 
-  it("finishes its running jobs, stops its redis-server and sandboxes, and logs no error", async () => {
+  it("finishes its running jobs, stops its redis-server and sandboxes, and logs no error (nor for a download the client drops)", async () => {
     const env = { ...process.env, OCTAVO_DATA_DIR: dataDir.path, OCTAVO_LOG_LEVEL: "info" };
     const cli = (...args: string[]) =>
       spawnSync(process.execPath, [cliMain, ...args], { env, encoding: "utf8" });
@@ -51,6 +52,21 @@ describe("octavo start, stopped by a signal to its process group", () => {
         60_000,
       );
       const client = new Client(`http://127.0.0.1:${port}`, account.apiKey);
+      // A 13 MB result, dropped by its client as soon as the headers come: the server is still sending it.
+      const big = corpusPath("general/govdocs_error_set_2_064034.pdf");
+      const merged = await client.postFiles(
+        "/v1/merge",
+        [big, big, big, big].map((path) => ({ path })),
+      );
+      const [result] = (await client.waitForJob(merged.body.id as string)).outputs ?? [];
+      await new Promise<void>((resolve, reject) => {
+        const request = get(result?.url ?? "", (response) => {
+          expect(response.statusCode).toBe(200);
+          request.destroy();
+          response.once("close", () => resolve());
+        });
+        request.once("error", (error) => (request.destroyed ? undefined : reject(error)));
+      });
       // Seconds of Ghostscript and image work each: both are running when the signal comes.
       const ids: string[] = [];
       for (let index = 0; index < 2; index += 1) {

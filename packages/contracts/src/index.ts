@@ -1,3 +1,4 @@
+export { durationInWords } from "./durations.js";
 export {
   ApiError,
   type ApiErrorCode,

@@ -1,3 +1,4 @@
+import { durationInWords } from "@octavo/contracts";
 import { JobFailure } from "@octavo/engines";
 
 /** What each extension promises, for messages. */
@@ -85,10 +86,10 @@ export function crashed(name: string, detail: string): JobFailure {
 }
 
 export function timedOut(name: string, timeoutMs: number): JobFailure {
-  const seconds = Math.round(timeoutMs / 100) / 10;
+  const took = durationInWords(Math.round(timeoutMs / 100) / 10);
   return new JobFailure(
     "timeout",
-    `Converting ${name} took longer than ${seconds} seconds and was stopped; try a smaller or simpler file.`,
+    `Converting ${name} took longer than ${took} and was stopped; try a smaller or simpler file.`,
   );
 }
 

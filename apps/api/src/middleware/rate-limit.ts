@@ -1,4 +1,4 @@
-import { ApiError, type PlanId, plans } from "@octavo/contracts";
+import { ApiError, durationInWords, type PlanId, plans } from "@octavo/contracts";
 import type { RequestHandler, Response } from "express";
 import type { Redis } from "ioredis";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
@@ -88,7 +88,7 @@ export function rateLimit(limiter: PlanRateLimiter): RequestHandler {
       throw new ApiError(
         "rate_limited",
         `Your plan allows ${decision.limit} requests per minute.`,
-        `Wait ${decision.resetSeconds} seconds (the Retry-After header) before the next request.`,
+        `Wait ${durationInWords(decision.resetSeconds)} (the Retry-After header) before the next request.`,
       );
     }
     next();

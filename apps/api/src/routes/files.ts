@@ -39,7 +39,21 @@ export function filesRouter(ctx: ApiContext): Router {
     res.setHeader("Content-Disposition", contentDisposition(file.name));
     res.setHeader("Cache-Control", "private, no-store");
     res.setHeader("X-Content-Type-Options", "nosniff");
-    await pipeline(body, res);
+    // A client that goes away mid-download (a closed tab, its own timeout) is not a fault of ours: the
+    // response closes before the file has failed. A file that fails to stream first is one, and is thrown.
+    let endedFirst: "client" | "storage" | undefined;
+    res.once("close", () => {
+      endedFirst ??= "client";
+    });
+    body.once("error", () => {
+      endedFirst ??= "storage";
+    });
+    try {
+      await pipeline(body, res);
+    } catch (error) {
+      if (endedFirst !== "client") throw error;
+      ctx.logger.debug({ err: error, fileId }, "download ended early by the client");
+    }
   });
   return router;
 }

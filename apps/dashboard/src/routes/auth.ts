@@ -1,3 +1,4 @@
+import { durationInWords } from "@octavo/contracts";
 import { MIN_PASSWORD_LENGTH, SignInError, SignUpError } from "@octavo/core";
 import { type Request, Router } from "express";
 import type { DashboardContext } from "../context.js";
@@ -51,7 +52,10 @@ export function authRoutes(ctx: DashboardContext, csrf: CsrfTokens, throttle: Si
     const wait = await throttle.blockedFor(email, address);
     if (wait > 0) {
       res.setHeader("Retry-After", String(wait));
-      return again(`Too many failed attempts. Try again in ${Math.ceil(wait / 60)} minutes.`, 429);
+      return again(
+        `Too many failed attempts. Try again in ${durationInWords(Math.ceil(wait / 60) * 60)}.`,
+        429,
+      );
     }
     try {
       const session = await ctx.auth.signIn(email, field(req, "password"));

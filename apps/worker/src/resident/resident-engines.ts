@@ -5,7 +5,7 @@ import { JobFailure } from "@octavo/engines";
 import type { AllowList } from "@octavo/net";
 import { OfficeConverter } from "@octavo/office";
 import type { ResidentOperation } from "../operations.js";
-import type { EngineTask, SandboxResult, TaskOutput } from "../sandbox/protocol.js";
+import { type EngineTask, type SandboxResult, type TaskOutput, timedOutResult } from "../sandbox/protocol.js";
 import { uniqueName } from "./output-names.js";
 
 export type ResidentTask = EngineTask<ResidentOperation>;
@@ -71,13 +71,7 @@ export class ResidentEngines {
       };
     } catch (error) {
       if (deadline.aborted) {
-        const minutes = Math.round(options.timeoutMs / 6_000) / 10;
-        return {
-          type: "failed",
-          code: "timeout",
-          message: `The job ran longer than ${minutes} minutes and was stopped.`,
-          detail: undefined,
-        };
+        return timedOutResult(options.timeoutMs);
       }
       if (error instanceof JobFailure)
         return { type: "failed", code: error.code, message: error.message, detail: error.detail };

@@ -1,4 +1,4 @@
-import type { JobErrorCode, OperationId, OptionsOf } from "@octavo/contracts";
+import { durationInWords, type JobErrorCode, type OperationId, type OptionsOf } from "@octavo/contracts";
 import type { SandboxedOperation } from "../operations.js";
 
 /**
@@ -42,3 +42,13 @@ export type SandboxMessage =
   | { type: "failed"; code: JobErrorCode; message: string; detail: string | undefined };
 
 export type SandboxResult = Exclude<SandboxMessage, { type: "progress" }>;
+
+/** The result of a job stopped at its time limit, by whichever runner ran it. */
+export function timedOutResult(timeoutMs: number): SandboxResult {
+  return {
+    type: "failed",
+    code: "timeout",
+    message: `The job ran longer than ${durationInWords(timeoutMs / 1000)} and was stopped.`,
+    detail: undefined,
+  };
+}

@@ -2,7 +2,13 @@ import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { killProcessTree } from "../process-tree.js";
-import type { RunMessage, SandboxMessage, SandboxResult, SandboxTask } from "./protocol.js";
+import {
+  type RunMessage,
+  type SandboxMessage,
+  type SandboxResult,
+  type SandboxTask,
+  timedOutResult,
+} from "./protocol.js";
 
 const CHILD_ENTRY = fileURLToPath(new URL("./child.js", import.meta.url));
 /** The only variables a sandbox sees: no database URL, Redis URL, secret key or cloud credentials. */
@@ -128,16 +134,7 @@ export class SandboxProcess {
           false,
         );
       const timer = setTimeout(() => {
-        const minutes = Math.round(options.timeoutMs / 6_000) / 10;
-        finish(
-          {
-            type: "failed",
-            code: "timeout",
-            message: `The job ran longer than ${minutes} minutes and was stopped.`,
-            detail: undefined,
-          },
-          false,
-        );
+        finish(timedOutResult(options.timeoutMs), false);
       }, options.timeoutMs);
 
       const finish = (result: SandboxResult, healthy: boolean) => {
