@@ -159,7 +159,10 @@ describe("the queue", () => {
       const jobId = created.body.id as string;
       // Simulate a lost enqueue: remove the message, as if Redis had been down at the time.
       await stack.runtime.producerConnection.del(`${stack.config.queuePrefix}:rotate:${jobId}`);
-      await stack.runtime.producerConnection.lrem(`${stack.config.queuePrefix}:rotate:wait`, 0, jobId);
+      // Every operation job waits in the prioritized set: its priority is its place (see the fairness test).
+      expect(
+        await stack.runtime.producerConnection.zrem(`${stack.config.queuePrefix}:rotate:prioritized`, jobId),
+      ).toBe(1);
       const later = new Date(Date.now() + 120_000);
       expect((await runJanitor({ ...stack.runtime }, later)).requeued).toBe(1);
       const { startWorkers } = await import("@octavo/worker");
@@ -173,4 +176,46 @@ describe("the queue", () => {
       await stack.close();
     }
   });
+
+  it("gives each account its turn: one account's backlog does not hold up another account's job", async () => {
+    const stack = await startStack({ database: "sqlite", redis: "supervised" });
+    try {
+      const burst = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
+      const other = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
+      // 250 rotations from one account (within its 300 requests a minute), sent 25 at a time.
+      const burstIds: string[] = [];
+      for (let batch = 0; batch < 10; batch += 1) {
+        const created = await Promise.all(
+          Array.from({ length: 25 }, () => burst.postFiles("/v1/rotate", [{ path: small }], { angle: 90 })),
+        );
+        for (const answer of created) {
+          expect(answer.status).toBe(202);
+          burstIds.push(answer.body.id as string);
+        }
+      }
+      const lone = await other.postFiles("/v1/rotate", [{ path: small }], { angle: 90 });
+      const loneJob = await other.waitForJob(lone.body.id as string);
+      expect(loneJob.status).toBe("done");
+
+      const rows = await stack.runtime.database.db
+        .selectFrom("jobs")
+        .select(["id", "started_at"])
+        .where("id", "in", burstIds)
+        .execute();
+      const startedAt = (row: { started_at: string | null }) =>
+        row.started_at === null ? Number.POSITIVE_INFINITY : Date.parse(row.started_at);
+      const loneCreated = Date.parse(loneJob.createdAt);
+      const loneStarted = Date.parse(loneJob.startedAt ?? "");
+      // The burst's jobs that had not started when the lone job came, and those of them that still ran first.
+      const waiting = rows.filter((row) => startedAt(row) > loneCreated);
+      const ranFirst = waiting.filter((row) => startedAt(row) < loneStarted);
+      expect(waiting.length, "the burst should still be queued when the lone job comes").toBeGreaterThan(50);
+      // First come, first served would run every one of them first; taking turns, at most the jobs the
+      // workers had already taken from the queue (twice the light slots).
+      expect(ranFirst.length).toBeLessThanOrEqual(2 * 2 * stack.config.workerConcurrency);
+      expect(loneStarted - loneCreated).toBeLessThan(5_000);
+    } finally {
+      await stack.close();
+    }
+  }, 180_000);
 });

@@ -45,7 +45,7 @@ export async function runJanitor(
         await afterSettled(ctx, job.id, settled);
       }
     } else if (job.status === "queued") {
-      await ctx.producer.enqueue(job.operation, job.id);
+      await ctx.jobs.enqueueAgain(job);
       requeued += 1;
     }
   }

@@ -2,6 +2,7 @@ import { getOperation, type JobErrorCode, type OperationId, type PlanId, plans }
 import type { DatabaseHandle, Db, JobFileRow, JobRow } from "@octavo/db";
 import {
   claimIdempotencyKey,
+  countUnfinishedJobs,
   findJobFile,
   findJobForAccount,
   finishJob,
@@ -36,7 +37,12 @@ export interface CompletedWork {
 
 /** Where accepted jobs go to be run: one queue per operation (@octavo/queue's JobProducer is one). */
 export interface JobQueue {
-  enqueue(operation: OperationId, jobId: string): Promise<void>;
+  /**
+   * `place`: 1 + the account's unfinished jobs of this operation ahead of this one. The queue runs lower
+   * places first, and the same place in the order jobs came: each account's jobs take turns, so one
+   * account's backlog does not hold up another account's jobs.
+   */
+  enqueueJob(operation: OperationId, jobId: string, place: number): Promise<void>;
 }
 
 export interface NewJob {
@@ -123,7 +129,7 @@ export class JobService {
   async accept(job: NewJob, now = new Date()): Promise<AcceptedJob> {
     const credits = getOperation(job.operation).credits;
     const createdAt = toIso(now);
-    const row = await this.database.db.transaction().execute(async (trx) => {
+    const { row, place } = await this.database.db.transaction().execute(async (trx) => {
       if (this.database.dialect === "postgres") {
         await sql`select id from accounts where id = ${job.accountId} for update`.execute(trx);
       }
@@ -152,6 +158,7 @@ export class JobService {
         started_at: null,
         finished_at: null,
       };
+      const ahead = await countUnfinishedJobs(trx, job.accountId, job.operation);
       const { attempts: _, ...insertable } = row;
       await insertJob(trx, insertable, filesOf(job.id, "input", job.inputs, createdAt));
       if (job.idempotency) {
@@ -166,13 +173,22 @@ export class JobService {
         // Another request with this key got there first: this one creates nothing.
         if (!claimed) throw new IdempotencyConflictError(job.idempotency.key);
       }
-      return row;
+      return { row, place: ahead + 1 };
     });
-    const queued = await this.queue.enqueue(job.operation, job.id).then(
+    const queued = await this.queue.enqueueJob(job.operation, job.id, place).then(
       () => true,
       () => false,
     );
     return { job: row, queued };
+  }
+
+  /** Queues a queued job again (its message was lost), in the place it had. */
+  async enqueueAgain(job: JobRow): Promise<void> {
+    const ahead = await countUnfinishedJobs(this.database.db, job.account_id, job.operation, {
+      createdAt: job.created_at,
+      id: job.id,
+    });
+    await this.queue.enqueueJob(job.operation as OperationId, job.id, ahead + 1);
   }
 
   /** The job of this account, or undefined (unknown, or another account's: they look the same). */

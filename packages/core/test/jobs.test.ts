@@ -1,5 +1,5 @@
 import { type OperationId, plans } from "@octavo/contracts";
-import { createDatabase, type DatabaseHandle, migrateToLatest } from "@octavo/db";
+import { createDatabase, type DatabaseHandle, type JobRow, migrateToLatest } from "@octavo/db";
 import { createTestDatabase, type DatabaseKind, type TempResource } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -9,6 +9,7 @@ import {
   type NewJob,
   newId,
   QuotaExceededError,
+  type StartedJob,
   usageOf,
   WebhookDeliveries,
 } from "../src/index.js";
@@ -16,13 +17,16 @@ import {
 const secretKey = "k".repeat(43);
 const now = new Date("2026-11-23T10:00:00.000Z");
 
-/** A queue that records what it is given, and can be made to refuse (Redis down). */
+/** A queue that records what it is given (operation, job, place), and can be made to refuse (Redis down). */
 class RecordingQueue {
-  readonly queued: [OperationId, string][] = [];
+  readonly queued: [OperationId, string, number][] = [];
   down = false;
-  async enqueue(operation: OperationId, jobId: string): Promise<void> {
+  async enqueueJob(operation: OperationId, jobId: string, place: number): Promise<void> {
     if (this.down) throw new Error("Redis is down");
-    this.queued.push([operation, jobId]);
+    this.queued.push([operation, jobId, place]);
+  }
+  placeOf(jobId: string): number | undefined {
+    return this.queued.findLast(([, id]) => id === jobId)?.[2];
   }
 }
 
@@ -76,11 +80,37 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     const job = newJob();
     const accepted = await jobs.accept(job, now);
     expect(accepted).toMatchObject({ queued: true, job: { id: job.id, status: "queued", credits: 1 } });
-    expect(queue.queued).toContainEqual(["rotate", job.id]);
+    expect(queue.queued.some(([operation, id]) => operation === "rotate" && id === job.id)).toBe(true);
     expect((await jobs.files(job.id, "input")).map((file) => file.storage_key)).toEqual([
       `jobs/${job.id}/inputs/0`,
     ]);
     expect((await usageOf(handle.db, account, "business", now)).creditsReserved).toBeGreaterThanOrEqual(1);
+  });
+
+  it("queues each job at its place: behind its own account's unfinished jobs of the operation, not others'", async () => {
+    const mine = (await accounts.createAccount(`burst-${newId()}@example.com`, "business", now)).accountId;
+    const other = (await accounts.createAccount(`other-${newId()}@example.com`, "business", now)).accountId;
+    const burst = [newJob({ accountId: mine }), newJob({ accountId: mine }), newJob({ accountId: mine })];
+    for (const job of burst) await jobs.accept(job, now);
+    expect(burst.map((job) => queue.placeOf(job.id))).toEqual([1, 2, 3]);
+    // Another account's job, and another operation of the same account, are first in their turn.
+    const theirs = newJob({ accountId: other });
+    await jobs.accept(theirs, now);
+    expect(queue.placeOf(theirs.id)).toBe(1);
+    const split = newJob({ accountId: mine, operation: "split", options: {} });
+    await jobs.accept(split, now);
+    expect(queue.placeOf(split.id)).toBe(1);
+    // A finished job is no longer ahead of anyone.
+    const first = burst[0]?.id ?? "";
+    const started = (await jobs.start(first, now)) as StartedJob;
+    await jobs.settle(started, { status: "done", outputs: output(first), work: { engine: "qpdf" } }, now);
+    const later = newJob({ accountId: mine });
+    await jobs.accept(later, now);
+    expect(queue.placeOf(later.id)).toBe(3);
+    // Queued again (its message lost), a job takes the place it had among the jobs before it.
+    const lost = (await jobs.findForAccount(burst[2]?.id ?? "", mine)) as JobRow;
+    await jobs.enqueueAgain(lost);
+    expect(queue.placeOf(lost.id)).toBe(2);
   });
 
   it("keeps a job the queue refused, queued in the database for the janitor", async () => {

@@ -37,6 +37,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
       "002-idempotency-webhooks",
       "003-job-results",
       "004-dashboard",
+      "005-fair-queues",
     ]);
     // A second run finds nothing to do.
     expect(await migrateToLatest(handle)).toEqual([]);

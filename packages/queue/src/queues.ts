@@ -20,6 +20,9 @@ export interface JobMessage {
   jobId: string;
 }
 
+/** BullMQ's largest priority (2^21). */
+const MAX_PRIORITY = 2_097_152;
+
 const OPERATION_JOB_OPTIONS: JobsOptions = {
   // A failing engine fails the job itself; only a dead worker (a stalled job) re-delivers it.
   attempts: 1,
@@ -47,12 +50,18 @@ export class JobProducer {
   }
 
   /** The BullMQ job id is our job id, so enqueueing the same job twice is a no-op while it is retained. */
-  async enqueue(
-    queueName: string,
-    jobId: string,
-    options: JobsOptions = OPERATION_JOB_OPTIONS,
-  ): Promise<void> {
+  async enqueue(queueName: string, jobId: string, options: JobsOptions): Promise<void> {
     await this.queue(queueName).add("run", { jobId }, { ...options, jobId });
+  }
+
+  /**
+   * An operation's job, at its place (see @octavo/core's JobQueue): BullMQ's priority, where lower runs
+   * first and equal priorities keep their order. Every job has one, since BullMQ runs jobs without a
+   * priority before all others.
+   */
+  enqueueJob(operation: string, jobId: string, place: number): Promise<void> {
+    const priority = Math.min(Math.max(1, Math.round(place)), MAX_PRIORITY);
+    return this.enqueue(operation, jobId, { ...OPERATION_JOB_OPTIONS, priority });
   }
 
   /** A repeating job, scheduled once per cluster however many processes ask (BullMQ job scheduler). */
@@ -66,7 +75,8 @@ export class JobProducer {
 
   /** True when more than `maxWaiting` jobs wait in the queue: the API then refuses new ones with 503. */
   async isBacklogged(queueName: string, maxWaiting: number): Promise<boolean> {
-    return (await this.queue(queueName).getWaitingCount()) > maxWaiting;
+    // Operation jobs wait in the prioritized set (every one has a place), the others in the wait list.
+    return (await this.queue(queueName).getJobCountByTypes("wait", "prioritized")) > maxWaiting;
   }
 
   /** Tells the API nodes that a job ended (see JobEndedListener). */

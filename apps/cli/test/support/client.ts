@@ -110,6 +110,9 @@ export interface JobBody {
   progress: number;
   operation: string;
   credits: number;
+  createdAt: string;
+  startedAt?: string;
+  finishedAt?: string;
   outputs?: { name: string; size: number; contentType: string; url?: string; expired: boolean }[];
   error?: string;
   message?: string;

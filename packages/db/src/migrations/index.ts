@@ -3,6 +3,7 @@ import * as initial from "./001-initial.js";
 import * as idempotencyWebhooks from "./002-idempotency-webhooks.js";
 import * as jobResults from "./003-job-results.js";
 import * as dashboard from "./004-dashboard.js";
+import * as fairQueues from "./005-fair-queues.js";
 
 /** A static record: migrations ship inside the build, in order, with no file-system scan. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   "002-idempotency-webhooks": idempotencyWebhooks,
   "003-job-results": jobResults,
   "004-dashboard": dashboard,
+  "005-fair-queues": fairQueues,
 };
 
 export const migrationProvider: MigrationProvider = {

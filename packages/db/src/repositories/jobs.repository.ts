@@ -1,4 +1,4 @@
-import type { Insertable } from "kysely";
+import { type Insertable, sql } from "kysely";
 import type { Db } from "../database.js";
 import type { JobFileRow, JobRow } from "../rows.js";
 import type { JobFileRole, JobFilesTable, JobStatus, JobsTable } from "../schema/index.js";
@@ -107,6 +107,35 @@ export async function reservedCredits(db: Db, accountId: string, periodStart: st
     .where("status", "in", UNFINISHED)
     .executeTakeFirst();
   return Number(row?.total ?? 0);
+}
+
+/**
+ * The account's unfinished jobs of one operation, or only those accepted before `before` (by creation
+ * time, then id): the jobs ahead of one in its queue (index jobs_unfinished_account_operation).
+ */
+export async function countUnfinishedJobs(
+  db: Db,
+  accountId: string,
+  operation: string,
+  before?: { createdAt: string; id: string },
+): Promise<number> {
+  let query = db
+    .selectFrom("jobs")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where("account_id", "=", accountId)
+    .where("operation", "=", operation)
+    // Literal, as in the partial index's own condition: a bound parameter would not let the planner use it.
+    .where(sql<boolean>`status in ('queued', 'active')`);
+  if (before !== undefined) {
+    query = query.where((eb) =>
+      eb.or([
+        eb("created_at", "<", before.createdAt),
+        eb.and([eb("created_at", "=", before.createdAt), eb("id", "<", before.id)]),
+      ]),
+    );
+  }
+  const row = await query.executeTakeFirst();
+  return Number(row?.count ?? 0);
 }
 
 /** Stored outputs of jobs that finished before `finishedBefore`, oldest first. */
