@@ -2,6 +2,7 @@ import type { Config, Logger } from "@octavo/config";
 import type { OperationId } from "@octavo/contracts";
 import type {
   AccountService,
+  BacklogEstimator,
   DownloadLinks,
   FileLinkSigner,
   IdempotencyService,
@@ -47,6 +48,8 @@ export interface ApiContext {
   downloadLinks: DownloadLinks;
   idempotency: IdempotencyService;
   rateLimiter: PlanRateLimiter;
+  /** Back-pressure in time: an account's own backlog (429) and a queue's (503). */
+  backlog: Pick<BacklogEstimator, "check">;
   outbound: Outbound;
   /** Operations whose engines are installed; the others answer 503 unavailable. */
   availableOperations: ReadonlySet<OperationId>;

@@ -6,7 +6,6 @@ export { runJob } from "./run-job.js";
 export {
   type QueueName,
   type QueueSpec,
-  queueConcurrency,
   type RunningWorkers,
   startWorkers,
 } from "./workers.js";

@@ -1,11 +1,5 @@
 import type { OperationId } from "@octavo/contracts";
 
-/**
- * Light jobs take milliseconds, heavy ones seconds to minutes. Each lane has engine slots of its own,
- * so a backlog of one kind never holds up the other.
- */
-export type Lane = "light" | "heavy";
-
 export type RunnerSpec =
   /**
    * A sandbox process: no credentials, a capped heap, native tools in processes of their own under
@@ -16,28 +10,28 @@ export type RunnerSpec =
    * Office writers, PDF/A checks), or that decode images in native code inside the process (sharp);
    * garbage no job boundary can wipe, so each of their jobs gets a fresh process, and an end.
    */
-  | { runner: "sandbox"; reuse: boolean; lane: Lane }
+  | { runner: "sandbox"; reuse: boolean }
   /** Warm LibreOffice or Chromium, whose own processes parse the file under their own limits. */
-  | { runner: "resident"; lane: Lane };
+  | { runner: "resident" };
 
 /** How every operation runs. An operation missing here, or from its runner's table, does not compile. */
 export const operationRunners = {
-  merge: { runner: "sandbox", reuse: true, lane: "light" },
-  split: { runner: "sandbox", reuse: true, lane: "light" },
-  rotate: { runner: "sandbox", reuse: true, lane: "light" },
-  protect: { runner: "sandbox", reuse: true, lane: "light" },
-  unlock: { runner: "sandbox", reuse: true, lane: "light" },
-  repair: { runner: "sandbox", reuse: true, lane: "light" },
-  compress: { runner: "sandbox", reuse: false, lane: "heavy" },
-  ocr: { runner: "sandbox", reuse: false, lane: "heavy" },
-  "pdf-to-pdfa": { runner: "sandbox", reuse: false, lane: "heavy" },
-  "pdf-to-word": { runner: "sandbox", reuse: false, lane: "heavy" },
-  "pdf-to-powerpoint": { runner: "sandbox", reuse: false, lane: "heavy" },
-  "pdf-to-excel": { runner: "sandbox", reuse: false, lane: "heavy" },
-  "word-to-pdf": { runner: "resident", lane: "heavy" },
-  "powerpoint-to-pdf": { runner: "resident", lane: "heavy" },
-  "excel-to-pdf": { runner: "resident", lane: "heavy" },
-  "html-to-pdf": { runner: "resident", lane: "heavy" },
+  merge: { runner: "sandbox", reuse: true },
+  split: { runner: "sandbox", reuse: true },
+  rotate: { runner: "sandbox", reuse: true },
+  protect: { runner: "sandbox", reuse: true },
+  unlock: { runner: "sandbox", reuse: true },
+  repair: { runner: "sandbox", reuse: true },
+  compress: { runner: "sandbox", reuse: false },
+  ocr: { runner: "sandbox", reuse: false },
+  "pdf-to-pdfa": { runner: "sandbox", reuse: false },
+  "pdf-to-word": { runner: "sandbox", reuse: false },
+  "pdf-to-powerpoint": { runner: "sandbox", reuse: false },
+  "pdf-to-excel": { runner: "sandbox", reuse: false },
+  "word-to-pdf": { runner: "resident" },
+  "powerpoint-to-pdf": { runner: "resident" },
+  "excel-to-pdf": { runner: "resident" },
+  "html-to-pdf": { runner: "resident" },
 } as const satisfies Record<OperationId, RunnerSpec>;
 
 type Runners = typeof operationRunners;

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { OperationId } from "@octavo/contracts";
+import { type Lane, type OperationId, operationLanes, queueConcurrency } from "@octavo/contracts";
 import {
   createRedis,
   type JobMessage,
@@ -14,7 +14,7 @@ import pLimit, { type LimitFunction } from "p-limit";
 import { afterSettled } from "./after-settled.js";
 import type { WorkerContext } from "./context.js";
 import { runJanitor } from "./janitor.js";
-import { type Lane, operationRunners } from "./operations.js";
+import { operationRunners } from "./operations.js";
 import { ResidentEngines } from "./resident/resident-engines.js";
 import { runJob } from "./run-job.js";
 import { Sandboxes } from "./sandbox/sandboxes.js";
@@ -43,16 +43,6 @@ export type QueueName = OperationId | typeof WEBHOOK_QUEUE;
 export interface QueueSpec {
   name: QueueName;
   concurrency?: number;
-}
-
-/**
- * How many of a queue's jobs a process takes at once by default, and at most (`--queues name=N` may
- * lower it). A light job spends a good part of its time storing its outputs and being settled, after its
- * engines gave their slot back, so a light queue takes twice the engine slots: the next job waits at the
- * slot, ready, while the one before it settles. A heavy job's engines take nearly all its time.
- */
-export function queueConcurrency(queue: OperationId, processConcurrency: number): number {
-  return operationRunners[queue].lane === "light" ? 2 * processConcurrency : processConcurrency;
 }
 
 export async function startWorkers(
@@ -117,7 +107,7 @@ export async function startWorkers(
     // The engine slot is taken before the job is marked active and given back when its engines end: the
     // job's outputs are stored and it is settled while the next job's engines already run.
     let outcome: Promise<"finished" | "handed-back"> | undefined;
-    await engineSlots[operationRunners[queue].lane](async () => {
+    await engineSlots[operationLanes[queue]](async () => {
       if (shutdown.signal.aborted) return;
       await new Promise<void>((enginesDone) => {
         outcome = runJob(ctx, job.data.jobId, { runners, signal: shutdown.signal, enginesDone });

@@ -38,8 +38,13 @@ export interface Config {
   jobLockSeconds: number;
   /** Namespaces the BullMQ keys, so several installations (or test runs) can share one Redis. */
   queuePrefix: string;
-  /** Waiting jobs per queue above which new jobs are refused with 503 (back-pressure). */
-  queueMaxWaiting: number;
+  /**
+   * Back-pressure, in time: an account whose own waiting jobs of an operation would take longer than
+   * `accountBacklogSeconds` to run gets 429 for its next ones; a queue whose waiting jobs would take longer
+   * than `queueBacklogSeconds` refuses everyone's with 503. Both carry a Retry-After from the estimate.
+   */
+  accountBacklogSeconds: number;
+  queueBacklogSeconds: number;
   /** Hosts, host:port pairs or CIDRs that URL inputs and webhooks may reach although private. */
   urlAllowlist: string;
   /** Per-URL download deadline for URL inputs. */
@@ -191,7 +196,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     jobLockSeconds: readInteger(env, "OCTAVO_JOB_LOCK_SECONDS", 30, 2, 3600),
     shutdownGraceSeconds: readInteger(env, "OCTAVO_SHUTDOWN_GRACE_SECONDS", 25, 0, 86_400),
     queuePrefix,
-    queueMaxWaiting: readInteger(env, "OCTAVO_QUEUE_MAX_WAITING", 10_000, 1, 10_000_000),
+    accountBacklogSeconds: readInteger(env, "OCTAVO_ACCOUNT_MAX_BACKLOG_SECONDS", 300, 1, 86_400),
+    queueBacklogSeconds: readInteger(env, "OCTAVO_QUEUE_MAX_BACKLOG_SECONDS", 900, 1, 86_400),
     urlAllowlist: env.OCTAVO_URL_ALLOWLIST ?? "",
     urlTimeoutSeconds: readInteger(env, "OCTAVO_URL_TIMEOUT_SECONDS", 30, 1, 600),
     logLevel: logLevel as Config["logLevel"],
@@ -225,7 +231,8 @@ export function unknownSettings(env: Env = process.env): string[] {
     "OCTAVO_JOB_LOCK_SECONDS",
     "OCTAVO_SHUTDOWN_GRACE_SECONDS",
     "OCTAVO_QUEUE_PREFIX",
-    "OCTAVO_QUEUE_MAX_WAITING",
+    "OCTAVO_ACCOUNT_MAX_BACKLOG_SECONDS",
+    "OCTAVO_QUEUE_MAX_BACKLOG_SECONDS",
     "OCTAVO_URL_ALLOWLIST",
     "OCTAVO_URL_TIMEOUT_SECONDS",
     "OCTAVO_LOG_LEVEL",

@@ -11,6 +11,12 @@ export {
   normalizeEmail,
 } from "./accounts.js";
 export {
+  BacklogEstimator,
+  type BacklogLimits,
+  type BacklogVerdict,
+  type QueueGauge,
+} from "./backlog.js";
+export {
   CustomerAuth,
   type CustomerSession,
   DUMMY_PASSWORD_HASH,

@@ -9,10 +9,10 @@ import {
   FileLinkSigner,
   JobService,
   MAX_RECENT_JOBS,
-  newId,
   recentJobs,
   usageOf,
 } from "../src/index.js";
+import { acceptJob } from "./accepted-job.js";
 
 const secretKey = "k".repeat(43);
 const links = new FileLinkSigner(secretKey, "https://pdf.example.com", 900);
@@ -34,19 +34,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard views on %s", (ki
     end?: { status: "done" | "failed"; startedAt: string; finishedAt: string; outputs?: number },
     operation: OperationId = "merge",
   ): Promise<string> {
-    const id = newId();
-    await jobs.accept(
-      {
-        id,
-        accountId,
-        plan: "business",
-        operation,
-        options: {},
-        webhookUrl: undefined,
-        inputs: [{ name: "a.pdf", size: 1, contentType: "application/pdf", storageKey: `jobs/${id}/in/0` }],
-      },
-      new Date(createdAt),
-    );
+    const id = await acceptJob(jobs, accountId, operation, new Date(createdAt));
     if (!end) return id;
     const started = await jobs.start(id, new Date(end.startedAt));
     if (!started) throw new Error(`job ${id} did not start`);

@@ -73,10 +73,10 @@ export class JobProducer {
     );
   }
 
-  /** True when more than `maxWaiting` jobs wait in the queue: the API then refuses new ones with 503. */
-  async isBacklogged(queueName: string, maxWaiting: number): Promise<boolean> {
+  /** Jobs waiting in the queue (the back-pressure estimates). */
+  waitingCount(queueName: string): Promise<number> {
     // Operation jobs wait in the prioritized set (every one has a place), the others in the wait list.
-    return (await this.queue(queueName).getJobCountByTypes("wait", "prioritized")) > maxWaiting;
+    return this.queue(queueName).getJobCountByTypes("wait", "prioritized");
   }
 
   /** Tells the API nodes that a job ended (see JobEndedListener). */

@@ -38,7 +38,7 @@ async function createJob(
     const idempotency = await idempotencyOf(ctx, req, res, operation, accountId, request);
     if (idempotency === "replayed") return await session.discard();
     claim = idempotency;
-    const admitted = await admit(ctx, operation, plan, request, session, res);
+    const admitted = await admit(ctx, operation, accountId, plan, request, session, res);
     const answer = {
       id: session.jobId,
       status: "queued",

@@ -1,4 +1,11 @@
-import { ApiError, type OperationSpec, type PlanId, plans, validateOptions } from "@octavo/contracts";
+import {
+  ApiError,
+  durationInWords,
+  type OperationSpec,
+  type PlanId,
+  plans,
+  validateOptions,
+} from "@octavo/contracts";
 import type { StoredFile } from "@octavo/core";
 import type { Response } from "express";
 import type { ApiContext } from "../context.js";
@@ -18,6 +25,36 @@ function unavailable(res: Response, message: string, detail: string, retryAfterS
 }
 
 /**
+ * Back-pressure, told in time: a queue whose waiting jobs would take too long to run refuses everyone
+ * (503); an account whose own waiting jobs would, gets 429 for its next ones while others go on.
+ */
+async function checkBacklog(
+  ctx: ApiContext,
+  operation: OperationSpec,
+  accountId: string,
+  res: Response,
+): Promise<void> {
+  const backlog = await ctx.backlog.check(accountId, operation.id);
+  if (backlog.over === false) return;
+  const wait = durationInWords(backlog.retryAfterSeconds);
+  const waiting = durationInWords(Math.ceil(backlog.seconds));
+  if (backlog.over === "queue") {
+    throw unavailable(
+      res,
+      `The ${operation.title} queue is full.`,
+      `The jobs waiting would take about ${waiting} to run; retry in ${wait}.`,
+      backlog.retryAfterSeconds,
+    );
+  }
+  res.setHeader("Retry-After", String(backlog.retryAfterSeconds));
+  throw new ApiError(
+    "rate_limited",
+    `Your ${operation.title} jobs already waiting would take about ${waiting} to run.`,
+    `Send more as they finish: retry in ${wait} (the Retry-After header).`,
+  );
+}
+
+/**
  * Everything that may refuse a request before its job exists, in the order a client can act on: the
  * options, the number of inputs, the webhook and URLs (the outbound policy), the service's own state
  * (engine, queue backlog); then the URL inputs are downloaded and every file name checked.
@@ -25,6 +62,7 @@ function unavailable(res: Response, message: string, detail: string, retryAfterS
 export async function admit(
   ctx: ApiContext,
   operation: OperationSpec,
+  accountId: string,
   plan: PlanId,
   request: OperationRequest,
   session: InputSession,
@@ -55,14 +93,7 @@ export async function admit(
       3600,
     );
   }
-  if (await ctx.producer.isBacklogged(operation.id, ctx.config.queueMaxWaiting)) {
-    throw unavailable(
-      res,
-      `The ${operation.title} queue is full.`,
-      "Too many jobs are waiting; retry in a minute.",
-      60,
-    );
-  }
+  await checkBacklog(ctx, operation, accountId, res);
 
   const inputs: StoredFile[] = await Promise.all(
     request.inputs.map((input) =>

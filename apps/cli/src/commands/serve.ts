@@ -7,7 +7,8 @@ import {
   PlanRateLimiter,
   type ReadinessCheck,
 } from "@octavo/api";
-import { type OperationId, operations } from "@octavo/contracts";
+import { type OperationId, operations, queueConcurrency } from "@octavo/contracts";
+import { BacklogEstimator } from "@octavo/core";
 import { dashboardRouter } from "@octavo/dashboard";
 import { pingDatabase } from "@octavo/db";
 import { availableOperations } from "@octavo/engines";
@@ -15,7 +16,6 @@ import { createRedis, JobEndedListener, pingRedis, WEBHOOK_QUEUE } from "@octavo
 import {
   type QueueName,
   type QueueSpec,
-  queueConcurrency,
   type RunningWorkers,
   startWorkers,
   toolOperationsInstalled,
@@ -129,6 +129,23 @@ function consumersCheck(runtime: QueueRuntime, offered: readonly OperationId[]):
 }
 
 /**
+ * The API's back-pressure estimates. The slots of a queue are its connected worker processes times the
+ * jobs each takes at once with this process's OCTAVO_WORKER_CONCURRENCY (a fleet sets one value for all).
+ */
+function backlogEstimator(runtime: QueueRuntime): BacklogEstimator {
+  const { config, producer } = runtime;
+  return new BacklogEstimator(
+    runtime.database,
+    {
+      waiting: (operation) => producer.waitingCount(operation),
+      slots: async (operation) =>
+        (await producer.workerCount(operation)) * queueConcurrency(operation, config.workerConcurrency),
+    },
+    { accountSeconds: config.accountBacklogSeconds, queueSeconds: config.queueBacklogSeconds },
+  );
+}
+
+/**
  * Starts the API and/or the workers of one process on an open runtime. `octavo start` runs both,
  * `octavo api` and `octavo worker` one each; they share the same code. A worker without the API
  * answers the probes on OCTAVO_HEALTH_PORT when it is set.
@@ -155,6 +172,7 @@ export async function serve(
       jobEnded,
       availableOperations: new Set(offered),
       rateLimiter: new PlanRateLimiter(runtime.producerConnection, config.queuePrefix),
+      backlog: backlogEstimator(runtime),
       outbound: createOutbound({ allowlist: runtime.allowlist, timeoutMs: config.urlTimeoutSeconds * 1000 }),
       readinessChecks: [...serviceChecks(runtime), consumersCheck(runtime, offered)],
       dashboard: dashboardRouter({

@@ -11,8 +11,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(["account_id", "operation", "created_at"])
     .where(sql<boolean>`status in ('queued', 'active')`)
     .execute();
+  // The back-pressure estimates read an operation's latest run times.
+  await db.schema
+    .createIndex("jobs_operation_finished")
+    .on("jobs")
+    .columns(["operation", "finished_at"])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex("jobs_operation_finished").execute();
   await db.schema.dropIndex("jobs_unfinished_account_operation").execute();
 }

@@ -138,6 +138,22 @@ export async function countUnfinishedJobs(
   return Number(row?.count ?? 0);
 }
 
+/** Start and end of the operation's latest `limit` finished jobs that ran (index jobs_operation_finished). */
+export function latestRuns(
+  db: Db,
+  operation: string,
+  limit: number,
+): Promise<{ started_at: string | null; finished_at: string | null }[]> {
+  return db
+    .selectFrom("jobs")
+    .select(["started_at", "finished_at"])
+    .where("operation", "=", operation)
+    .where("finished_at", "is not", null)
+    .orderBy("finished_at", "desc")
+    .limit(limit)
+    .execute();
+}
+
 /** Stored outputs of jobs that finished before `finishedBefore`, oldest first. */
 export function findExpiredOutputs(db: Db, finishedBefore: string, limit: number): Promise<JobFileRow[]> {
   return db
