@@ -3,6 +3,7 @@ import { corpusPath, waitFor } from "@octavo/testing";
 import { runJanitor } from "@octavo/worker";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "./support/client.js";
+import { refuseConnections } from "./support/postgres-outage.js";
 import { descendantsMatching } from "./support/processes.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -176,6 +177,35 @@ describe("the queue", () => {
       await stack.close();
     }
   });
+
+  it("runs a job again after a backoff while the database is unreachable for a moment, instead of failing it", async () => {
+    const stack = await startStack({ database: "postgres", redis: "supervised", workers: false });
+    try {
+      const client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
+      const created = await client.postFiles("/v1/rotate", [{ path: small }], { angle: 90 });
+      const jobId = created.body.id as string;
+      // The worker comes while the database refuses connections: its first run cannot even start the job.
+      const restore = await refuseConnections(stack.config.databaseUrl);
+      const { startWorkers } = await import("@octavo/worker");
+      const workers = await startWorkers({ ...stack.runtime }, ["rotate"]);
+      try {
+        const jobKey = `${stack.config.queuePrefix}:rotate:${jobId}`;
+        // BullMQ counts the failed runs ("attempts made"): one is in, and the job waits for its retry.
+        await waitFor("the first run to fail", async () =>
+          Number(await stack.runtime.producerConnection.hget(jobKey, "atm")) >= 1 ? true : undefined,
+        );
+        await restore();
+        const job = await client.waitForJob(jobId, 60_000);
+        expect(job.status).toBe("done");
+        expect((await client.get("/v1/account")).body).toMatchObject({ creditsUsed: 1, creditsReserved: 0 });
+      } finally {
+        await restore();
+        await workers.close();
+      }
+    } finally {
+      await stack.close();
+    }
+  }, 120_000);
 
   it("gives each account its turn: one account's backlog does not hold up another account's job", async () => {
     const stack = await startStack({ database: "sqlite", redis: "supervised" });

@@ -42,7 +42,8 @@ async function settle(ctx: WorkerContext, started: StartedJob, outcome: Outcome)
 /**
  * One job, start to end: mark it active, copy its inputs into a private work dir, run the engines in
  * the sandbox, store the outputs, settle the job, delete the inputs. Engine problems end the job as
- * `failed`; only infrastructure errors (database, storage) throw, so the queue retries them.
+ * `failed`; only infrastructure errors (database, storage) throw, and the queue runs the job again after
+ * a backoff (@octavo/queue's OPERATION_JOB_OPTIONS: 2, 4 and 8 s) before it fails.
  */
 export interface JobRunners {
   /** Sandbox processes for the PDF engines (MuPDF.js, qpdf, Ghostscript, OCRmyPDF). */

@@ -79,8 +79,9 @@ export async function startWorkers(
   const onFailed = (job: Job<JobMessage> | undefined, error: Error) => {
     if (!job) return;
     const lastAttempt = job.attemptsMade >= (job.opts.attempts ?? 1);
-    ctx.logger.error(
-      { err: error, jobId: job.data.jobId, queue: job.queueName, lastAttempt },
+    // Not the last attempt: BullMQ runs it again after its backoff (OPERATION_JOB_OPTIONS).
+    ctx.logger[lastAttempt ? "error" : "warn"](
+      { err: error, jobId: job.data.jobId, queue: job.queueName, attempt: job.attemptsMade, lastAttempt },
       "job attempt failed",
     );
     if (lastAttempt && !shutdown.signal.aborted) {

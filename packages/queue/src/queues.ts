@@ -23,12 +23,17 @@ export interface JobMessage {
 /** BullMQ's largest priority (2^21). */
 const MAX_PRIORITY = 2_097_152;
 
-const OPERATION_JOB_OPTIONS: JobsOptions = {
-  // A failing engine fails the job itself; only a dead worker (a stalled job) re-delivers it.
-  attempts: 1,
+/**
+ * A failing engine fails the job itself (it is settled, nothing is thrown). What throws is the
+ * infrastructure: the database or the storage unreachable for a moment. Such a run is tried again 2, 4
+ * and 8 s later before the job fails. A dead worker's job (stalled) is re-delivered apart from these.
+ */
+const OPERATION_JOB_OPTIONS = {
+  attempts: 4,
+  backoff: { type: "exponential", delay: 2_000 },
   removeOnComplete: { age: 3_600, count: 10_000 },
   removeOnFail: { age: 86_400, count: 10_000 },
-};
+} as const satisfies JobsOptions;
 
 /** Enqueues job ids, one BullMQ queue per operation, created on first use. */
 export class JobProducer {

@@ -1,7 +1,7 @@
-import { corpusPath, postgresAdminUrl } from "@octavo/testing";
-import pg from "pg";
+import { corpusPath } from "@octavo/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../support/client.js";
+import { refuseConnections } from "../support/postgres-outage.js";
 import { type Stack, startStack } from "../support/stack.js";
 
 const pdf = corpusPath("general/samplefiles_pdflatex-outline.pdf");
@@ -71,24 +71,14 @@ describe("503 or 429 with Retry-After when the service, or an account's own back
     stack = await startStack({ database: "postgres", redis: "supervised" });
     const client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
     expect((await client.get("/v1/account")).status).toBe(200);
-    const database = new URL(stack.config.databaseUrl).pathname.slice(1);
-    const admin = new pg.Client({ connectionString: postgresAdminUrl() });
-    await admin.connect();
+    const restore = await refuseConnections(stack.config.databaseUrl);
     try {
-      // The real failure through the real seam: the database takes no connections, and the pool's
-      // idle ones are closed.
-      await admin.query(`alter database ${database} allow_connections false`);
-      await admin.query(
-        "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
-        [database],
-      );
       const answer = await client.get("/v1/account");
       expect(answer.status).toBe(503);
       expect(answer.body).toMatchObject({ error: "unavailable" });
       expect(answer.headers.get("retry-after")).toBe("5");
     } finally {
-      await admin.query(`alter database ${database} allow_connections true`);
-      await admin.end();
+      await restore();
     }
     expect((await client.get("/v1/account")).status).toBe(200);
   });
