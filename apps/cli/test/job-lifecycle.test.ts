@@ -207,6 +207,33 @@ describe("the queue", () => {
     }
   }, 120_000);
 
+  it("runs no more of an account's heavy jobs at once than its plan allows, so another account's job starts", async () => {
+    const stack = await startStack({ database: "sqlite", redis: "supervised" });
+    try {
+      // Free: one heavy job at a time. Two heavy slots on this machine: without the cap, its two jobs take both.
+      const free = new Client(stack.baseUrl, (await stack.createAccount("free")).apiKey);
+      const other = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
+      const file = [{ path: corpusPath("general/samplefiles_GeoTopo-komprimiert.pdf") }];
+      const mine = [];
+      for (let index = 0; index < 2; index += 1) {
+        const created = await free.postFiles("/v1/compress", file, { level: "recommended" });
+        expect(created.status).toBe(202);
+        mine.push(created.body.id as string);
+      }
+      const theirs = await other.postFiles("/v1/compress", file, { level: "recommended" });
+      const [first, second] = await Promise.all(mine.map((id) => free.waitForJob(id, 120_000)));
+      const job = await other.waitForJob(theirs.body.id as string, 120_000);
+      for (const ended of [first, second, job]) expect(ended?.status).toBe("done");
+      const at = (time: string | undefined) => Date.parse(time ?? "");
+      // The free account's second job waited for its first; the other account's did not wait for either.
+      expect(at(second?.startedAt)).toBeGreaterThanOrEqual(at(first?.finishedAt));
+      expect(at(job.startedAt)).toBeLessThan(at(second?.startedAt));
+      expect(at(job.startedAt) - at(job.createdAt)).toBeLessThan(5_000);
+    } finally {
+      await stack.close();
+    }
+  }, 180_000);
+
   it("gives each account its turn: one account's backlog does not hold up another account's job", async () => {
     const stack = await startStack({ database: "sqlite", redis: "supervised" });
     try {

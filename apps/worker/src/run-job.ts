@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { OperationId } from "@octavo/contracts";
 import type { Outcome, StartedJob, StoredFile } from "@octavo/core";
 import type { JobFileRow } from "@octavo/db";
 import { BlobNotFoundError } from "@octavo/storage";
@@ -68,22 +69,32 @@ function execute(
   return runners.resident.run(task, options);
 }
 
+/**
+ * How a run ended: the job is finished (settled now, or already before); handed back (worker shutdown);
+ * or not started, its account running its plan's cap of the lane's jobs (`cap`): it waits its turn.
+ */
+export type RunOutcome = "finished" | "handed-back" | { kind: "account-busy"; cap: number };
+
 export async function runJob(
   ctx: WorkerContext,
   jobId: string,
   {
+    operation,
     runners,
     signal,
     enginesDone,
   }: {
+    /** The queue the job came from. */
+    operation: OperationId;
     runners: JobRunners;
     signal?: AbortSignal;
     /** Called once the engines have ended: storing the outputs and settling need no engine slot. */
     enginesDone?: () => void;
   },
-): Promise<"finished" | "handed-back"> {
-  const started = await ctx.jobs.start(jobId);
-  if (!started) return "finished"; // already finished: a duplicate or late delivery
+): Promise<RunOutcome> {
+  const started = await ctx.jobs.start(jobId, operation);
+  if (started.kind === "ended") return "finished"; // a duplicate or late delivery
+  if (started.kind === "account-busy") return { kind: "account-busy", cap: started.cap };
   const { job, inputs } = started;
   ctx.logger.info({ jobId, operation: job.operation, attempt: job.attempts }, "job started");
   const workDir = await mkdtemp(join(tmpdir(), "octavo-job-"));

@@ -9,14 +9,15 @@ import {
   WEBHOOK_QUEUE,
   webhookBackoff,
 } from "@octavo/queue";
-import { type Job, WaitingError, Worker } from "bullmq";
+import { DelayedError, type Job, WaitingError, Worker } from "bullmq";
 import pLimit, { type LimitFunction } from "p-limit";
 import { afterSettled } from "./after-settled.js";
 import type { WorkerContext } from "./context.js";
 import { runJanitor } from "./janitor.js";
 import { operationRunners } from "./operations.js";
 import { ResidentEngines } from "./resident/resident-engines.js";
-import { runJob } from "./run-job.js";
+import { type RunOutcome, runJob } from "./run-job.js";
+import { RunTimes } from "./run-times.js";
 import { Sandboxes } from "./sandbox/sandboxes.js";
 import { deliverWebhook } from "./webhooks/deliver.js";
 
@@ -103,22 +104,38 @@ export async function startWorkers(
     ctx.logger.warn({ jobId: job.data.jobId, queue: job.queueName }, "job handed back on shutdown");
     throw new WaitingError();
   };
+  const runTimes = new RunTimes();
+  // The job's account runs its plan's cap of the lane's jobs: the job waits about as long as the jobs of
+  // its account ahead of it (its place) take on the cap's slots, and keeps its place in the queue.
+  const waitTurn = async (job: Job<JobMessage>, queue: OperationId, cap: number, token?: string) => {
+    await job.moveToDelayed(Date.now() + runTimes.turnDelayMs(queue, job.priority, cap), token);
+    throw new DelayedError();
+  };
   const processJobOf = (queue: OperationId) => async (job: Job<JobMessage>, token?: string) => {
     if (shutdown.signal.aborted) return handBack(job, token);
     // The engine slot is taken before the job is marked active and given back when its engines end: the
     // job's outputs are stored and it is settled while the next job's engines already run.
-    let outcome: Promise<"finished" | "handed-back"> | undefined;
+    let outcome: Promise<RunOutcome> | undefined;
+    const started = Date.now();
     await engineSlots[operationLanes[queue]](async () => {
       if (shutdown.signal.aborted) return;
       await new Promise<void>((enginesDone) => {
-        outcome = runJob(ctx, job.data.jobId, { runners, signal: shutdown.signal, enginesDone });
+        outcome = runJob(ctx, job.data.jobId, {
+          operation: queue,
+          runners,
+          signal: shutdown.signal,
+          enginesDone,
+        });
         outcome.then(
           () => enginesDone(),
           () => enginesDone(),
         );
       });
     });
-    if (outcome === undefined || (await outcome) === "handed-back") return handBack(job, token);
+    const ended = outcome === undefined ? "handed-back" : await outcome;
+    if (ended === "handed-back") return handBack(job, token);
+    if (ended !== "finished") return waitTurn(job, queue, ended.cap, token);
+    runTimes.record(queue, Date.now() - started);
   };
 
   const operationSpecs = specs.filter(

@@ -1,3 +1,5 @@
+import type { Lane } from "./lanes.js";
+
 export const planIds = ["free", "starter", "pro", "business"] as const;
 export type PlanId = (typeof planIds)[number];
 
@@ -13,6 +15,11 @@ export interface Plan {
   readonly webhooks: boolean;
   /** Price of credits past the included ones; null means a hard stop (402 quota_exceeded). */
   readonly overageUsdPer1000Credits: number | null;
+  /**
+   * Jobs of the account that may run at once, per lane (not in the spec's table: octavo's own). More wait
+   * their turn, so one account cannot take every engine slot of a class from the others.
+   */
+  readonly maxRunningJobs: Readonly<Record<Lane, number>>;
 }
 
 /** The spec's "MB" in file limits is a mebibyte: 1024 * 1024 bytes. */
@@ -28,6 +35,7 @@ export const plans: Record<PlanId, Plan> = {
     maxFileBytes: 10 * bytesPerMB,
     webhooks: false,
     overageUsdPer1000Credits: null,
+    maxRunningJobs: { light: 2, heavy: 1 },
   },
   starter: {
     name: "Starter",
@@ -37,6 +45,7 @@ export const plans: Record<PlanId, Plan> = {
     maxFileBytes: 25 * bytesPerMB,
     webhooks: true,
     overageUsdPer1000Credits: 10,
+    maxRunningJobs: { light: 4, heavy: 2 },
   },
   pro: {
     name: "Pro",
@@ -46,6 +55,7 @@ export const plans: Record<PlanId, Plan> = {
     maxFileBytes: 50 * bytesPerMB,
     webhooks: true,
     overageUsdPer1000Credits: 8,
+    maxRunningJobs: { light: 8, heavy: 4 },
   },
   business: {
     name: "Business",
@@ -55,5 +65,6 @@ export const plans: Record<PlanId, Plan> = {
     maxFileBytes: 50 * bytesPerMB,
     webhooks: true,
     overageUsdPer1000Credits: 5,
+    maxRunningJobs: { light: 16, heavy: 8 },
   },
 };

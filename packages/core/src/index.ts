@@ -60,6 +60,7 @@ export {
   type Outcome,
   QuotaExceededError,
   type Settled,
+  type StartAttempt,
   type StartedJob,
   type StoredFile,
 } from "./jobs.js";

@@ -1,8 +1,19 @@
-import { getOperation, type JobErrorCode, type OperationId, type PlanId, plans } from "@octavo/contracts";
+import {
+  getOperation,
+  type JobErrorCode,
+  type OperationId,
+  operationIds,
+  operationLanes,
+  type PlanId,
+  planIds,
+  plans,
+} from "@octavo/contracts";
 import type { DatabaseHandle, Db, JobFileRow, JobRow } from "@octavo/db";
 import {
   claimIdempotencyKey,
   countUnfinishedJobs,
+  findAccountById,
+  findJob,
   findJobFile,
   findJobForAccount,
   finishJob,
@@ -15,6 +26,7 @@ import {
   updateJobProgress,
 } from "@octavo/db/repositories";
 import { sql } from "kysely";
+import { isPlanId } from "./accounts.js";
 import { IdempotencyConflictError } from "./idempotency.js";
 import { billingPeriodOf, newId, toIso } from "./time.js";
 import { usageOf } from "./usage.js";
@@ -72,6 +84,15 @@ export interface StartedJob {
   job: JobRow;
   inputs: JobFileRow[];
 }
+
+/**
+ * What asking to start a job gave: started; or it had already ended (a duplicate or late delivery); or
+ * its account already runs as many jobs of its lane as its plan allows (`cap`), and it waits its turn.
+ */
+export type StartAttempt =
+  | ({ kind: "started" } & StartedJob)
+  | { kind: "ended" }
+  | { kind: "account-busy"; cap: number };
 
 /** How a run ended. */
 export type Outcome =
@@ -207,13 +228,33 @@ export class JobService {
   }
 
   /**
-   * queued/active → active, the row read in the same statement. Undefined when the job already ended
-   * (a duplicate or late delivery).
+   * queued/active → active, the row read in the same statement, unless the account already runs its
+   * plan's `maxRunningJobs` of the operation's lane (a re-delivered active job keeps running). On
+   * PostgreSQL the account row is locked first, so two workers cannot both take the last place.
    */
-  async start(jobId: string, now = new Date()): Promise<StartedJob | undefined> {
-    const job = await startJob(this.database.db, jobId, toIso(now));
-    if (!job) return undefined;
-    return { job, inputs: await listJobFiles(this.database.db, jobId, "input") };
+  async start(jobId: string, operation: OperationId, now = new Date()): Promise<StartAttempt> {
+    const lane = operationLanes[operation];
+    const cap = {
+      operations: operationIds.filter((id) => operationLanes[id] === lane),
+      byPlan: Object.fromEntries(planIds.map((plan) => [plan, plans[plan].maxRunningJobs[lane]])),
+    };
+    const job = await this.database.db.transaction().execute(async (trx) => {
+      if (this.database.dialect === "postgres") {
+        await sql`select id from accounts where id = (select account_id from jobs where id = ${jobId}) for update`.execute(
+          trx,
+        );
+      }
+      return startJob(trx, jobId, toIso(now), cap);
+    });
+    if (job) return { kind: "started", job, inputs: await listJobFiles(this.database.db, jobId, "input") };
+    // Not started: ended already, or the account is at its cap (read only on this path).
+    const row = await findJob(this.database.db, jobId);
+    if (row === undefined || (row.status !== "queued" && row.status !== "active")) return { kind: "ended" };
+    const plan = (await findAccountById(this.database.db, row.account_id))?.plan;
+    return {
+      kind: "account-busy",
+      cap: plan !== undefined && isPlanId(plan) ? plans[plan].maxRunningJobs[lane] : 0,
+    };
   }
 
   async progress(jobId: string, fraction: number): Promise<void> {

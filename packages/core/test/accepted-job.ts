@@ -1,5 +1,5 @@
 import type { OperationId } from "@octavo/contracts";
-import { type JobService, newId } from "../src/index.js";
+import { type JobService, newId, type StartedJob } from "../src/index.js";
 
 /** A Business account's job of `operation` with one stored input, accepted at `createdAt`; its id. */
 export async function acceptJob(
@@ -22,4 +22,16 @@ export async function acceptJob(
     createdAt,
   );
   return id;
+}
+
+/** Starts the job (a worker's first step), which must start. */
+export async function startedJob(
+  jobs: JobService,
+  id: string,
+  operation: OperationId,
+  now: Date,
+): Promise<StartedJob> {
+  const attempt = await jobs.start(id, operation, now);
+  if (attempt.kind !== "started") throw new Error(`job ${id} did not start: ${attempt.kind}`);
+  return attempt;
 }

@@ -3,7 +3,7 @@ import { createDatabase, type DatabaseHandle, migrateToLatest } from "@octavo/db
 import { createTestDatabase, type TempResource } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountService, BacklogEstimator, JobService } from "../src/index.js";
-import { acceptJob } from "./accepted-job.js";
+import { acceptJob, startedJob } from "./accepted-job.js";
 
 const now = new Date("2026-11-23T10:00:00.000Z");
 
@@ -19,8 +19,7 @@ describe("the back-pressure estimate", () => {
   async function job(operation: OperationId, seconds?: number, accountId = account): Promise<void> {
     const id = await acceptJob(jobs, accountId, operation, now);
     if (seconds === undefined) return;
-    const started = await jobs.start(id, now);
-    if (!started) throw new Error("not started");
+    const started = await startedJob(jobs, id, operation, now);
     const outputs = [
       { name: "a.pdf", size: 1, contentType: "application/pdf", storageKey: `jobs/${id}/out/0` },
     ];

@@ -12,7 +12,7 @@ import {
   recentJobs,
   usageOf,
 } from "../src/index.js";
-import { acceptJob } from "./accepted-job.js";
+import { acceptJob, startedJob } from "./accepted-job.js";
 
 const secretKey = "k".repeat(43);
 const links = new FileLinkSigner(secretKey, "https://pdf.example.com", 900);
@@ -36,8 +36,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard views on %s", (ki
   ): Promise<string> {
     const id = await acceptJob(jobs, accountId, operation, new Date(createdAt));
     if (!end) return id;
-    const started = await jobs.start(id, new Date(end.startedAt));
-    if (!started) throw new Error(`job ${id} did not start`);
+    const started = await startedJob(jobs, id, operation, new Date(end.startedAt));
     if (end.status === "failed") {
       const failure = {
         status: "failed",

@@ -9,10 +9,10 @@ import {
   type NewJob,
   newId,
   QuotaExceededError,
-  type StartedJob,
   usageOf,
   WebhookDeliveries,
 } from "../src/index.js";
+import { startedJob } from "./accepted-job.js";
 
 const secretKey = "k".repeat(43);
 const now = new Date("2026-11-23T10:00:00.000Z");
@@ -102,7 +102,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     expect(queue.placeOf(split.id)).toBe(1);
     // A finished job is no longer ahead of anyone.
     const first = burst[0]?.id ?? "";
-    const started = (await jobs.start(first, now)) as StartedJob;
+    const started = await startedJob(jobs, first, "rotate", now);
     await jobs.settle(started, { status: "done", outputs: output(first), work: { engine: "qpdf" } }, now);
     const later = newJob({ accountId: mine });
     await jobs.accept(later, now);
@@ -111,6 +111,31 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     const lost = (await jobs.findForAccount(burst[2]?.id ?? "", mine)) as JobRow;
     await jobs.enqueueAgain(lost);
     expect(queue.placeOf(lost.id)).toBe(2);
+  });
+
+  it("starts no more of an account's jobs of a lane than its plan allows at once; the others wait their turn", async () => {
+    // Free: one heavy job and two light ones at once.
+    const free = (await accounts.createAccount(`cap-${newId()}@example.com`, "free", now)).accountId;
+    const heavy = [1, 2].map(() =>
+      newJob({ accountId: free, plan: "free", webhookUrl: undefined, operation: "compress", options: {} }),
+    );
+    for (const job of heavy) await jobs.accept(job, now);
+    const [first, second] = heavy.map((job) => job.id) as [string, string];
+    const running = await startedJob(jobs, first, "compress", now);
+    expect(await jobs.start(second, "compress", now)).toEqual({ kind: "account-busy", cap: 1 });
+    // The running job, delivered again after its worker died, is not held back by its own place.
+    expect((await jobs.start(first, "compress", now)).kind).toBe("started");
+    // The light lane has places of its own.
+    const light = newJob({ accountId: free, plan: "free", webhookUrl: undefined });
+    await jobs.accept(light, now);
+    expect((await jobs.start(light.id, "rotate", now)).kind).toBe("started");
+    // Another account is not held back.
+    const other = newJob({ operation: "compress", options: {} });
+    await jobs.accept(other, now);
+    expect((await jobs.start(other.id, "compress", now)).kind).toBe("started");
+    // The first heavy job ends: the second starts.
+    await jobs.settle(running, { status: "failed", code: "timeout", message: "slow" }, now);
+    expect((await jobs.start(second, "compress", now)).kind).toBe("started");
   });
 
   it("keeps a job the queue refused, queued in the database for the janitor", async () => {
@@ -152,15 +177,14 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     const job = newJob();
     await jobs.accept(job, now);
     statements = [];
-    const started = await jobs.start(job.id, now);
-    expect(started?.job).toMatchObject({
+    const started = await startedJob(jobs, job.id, "rotate", now);
+    expect(started.job).toMatchObject({
       id: job.id,
       status: "active",
       attempts: 1,
       webhook_url: job.webhookUrl,
     });
-    expect(started?.inputs).toHaveLength(1);
-    if (!started) throw new Error("not started");
+    expect(started.inputs).toHaveLength(1);
     const settled = await jobs.settle(
       started,
       { status: "done", outputs: output(job.id), work: { engine: "qpdf" } },
@@ -187,7 +211,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     expect(
       await jobs.settle(started, { status: "failed", code: "timeout", message: "late" }, now),
     ).toBeUndefined();
-    expect(await jobs.start(job.id, now)).toBeUndefined();
+    expect(await jobs.start(job.id, "rotate", now)).toEqual({ kind: "ended" });
     expect(
       await handle.db.selectFrom("credit_ledger").selectAll().where("job_id", "=", job.id).execute(),
     ).toHaveLength(1);
@@ -199,8 +223,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
   it("settles a failure with no charge, and keeps its delivery for the janitor if it never reached the queue", async () => {
     const job = newJob();
     await jobs.accept(job, now);
-    const started = await jobs.start(job.id, now);
-    if (!started) throw new Error("not started");
+    const started = await startedJob(jobs, job.id, "rotate", now);
     const settled = await jobs.settle(
       started,
       { status: "failed", code: "invalid_input", message: "not a PDF" },

@@ -43,10 +43,11 @@ export function findJobFile(db: Db, id: string): Promise<JobFileRow | undefined>
 
 /**
  * queued → active, or active again when a job is re-delivered after its worker died; the row as it
- * now is, read in the same statement. Undefined when the job has already ended.
+ * now is, read in the same statement. Undefined when the job has already ended, or, with `cap`, when its
+ * account already runs as many of the cap's operations as its plan allows.
  */
-export function startJob(db: Db, id: string, now: string): Promise<JobRow | undefined> {
-  return db
+export function startJob(db: Db, id: string, now: string, cap?: RunningCap): Promise<JobRow | undefined> {
+  let query = db
     .updateTable("jobs")
     .set((eb) => ({
       status: "active",
@@ -54,9 +55,26 @@ export function startJob(db: Db, id: string, now: string): Promise<JobRow | unde
       attempts: eb("attempts", "+", 1),
     }))
     .where("id", "=", id)
-    .where("status", "in", UNFINISHED)
-    .returningAll()
-    .executeTakeFirst();
+    .where("status", "in", UNFINISHED);
+  if (cap !== undefined) {
+    // A job already active (re-delivered after its worker died) holds its place; a queued one starts only
+    // while its account runs fewer than its plan's cap of the lane's operations.
+    const running = sql<number>`(select count(*) from jobs as running
+      where running.account_id = jobs.account_id and running.status = 'active'
+      and running.operation in (${sql.join(cap.operations)}))`;
+    const allowed = sql<number>`(select case accounts.plan ${sql.join(
+      Object.entries(cap.byPlan).map(([plan, most]) => sql`when ${plan} then ${most}`),
+      sql` `,
+    )} else 0 end from accounts where accounts.id = jobs.account_id)`;
+    query = query.where((eb) => eb.or([eb("status", "=", "active"), eb(running, "<", allowed)]));
+  }
+  return query.returningAll().executeTakeFirst();
+}
+
+/** How many jobs of some operations (a lane's) an account may run at once, by plan. */
+export interface RunningCap {
+  operations: readonly string[];
+  byPlan: Readonly<Record<string, number>>;
 }
 
 export async function updateJobProgress(db: Db, id: string, progress: number): Promise<void> {
