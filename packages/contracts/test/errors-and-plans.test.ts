@@ -64,7 +64,7 @@ describe("job errors", () => {
 });
 
 describe("plans", () => {
-  it("match the spec's Limits table", () => {
+  it("match the spec's Limits table, with octavo's own cap on jobs running at once", () => {
     expect(plans).toEqual({
       free: {
         name: "Free",
@@ -74,6 +74,7 @@ describe("plans", () => {
         maxFileBytes: 10 * 1024 * 1024,
         webhooks: false,
         overageUsdPer1000Credits: null,
+        maxRunningJobs: { light: 2, heavy: 1 },
       },
       starter: {
         name: "Starter",
@@ -83,6 +84,7 @@ describe("plans", () => {
         maxFileBytes: 25 * 1024 * 1024,
         webhooks: true,
         overageUsdPer1000Credits: 10,
+        maxRunningJobs: { light: 4, heavy: 2 },
       },
       pro: {
         name: "Pro",
@@ -92,6 +94,7 @@ describe("plans", () => {
         maxFileBytes: 50 * 1024 * 1024,
         webhooks: true,
         overageUsdPer1000Credits: 8,
+        maxRunningJobs: { light: 8, heavy: 4 },
       },
       business: {
         name: "Business",
@@ -101,6 +104,7 @@ describe("plans", () => {
         maxFileBytes: 50 * 1024 * 1024,
         webhooks: true,
         overageUsdPer1000Credits: 5,
+        maxRunningJobs: { light: 16, heavy: 8 },
       },
     });
     expect(bytesPerMB).toBe(1_048_576);
