@@ -12,14 +12,23 @@
 // Run after `npm test` or `npm run setup`:
 //
 //   node bench/light-jobs.mjs [--jobs 1000] [--accounts 10] [--merges 15] [--queued 500]
-import { execFile, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
-import { freePort, median } from "./support.mjs";
+import {
+  businessAccount,
+  freePort,
+  median,
+  onePagePdf,
+  postJob,
+  startService,
+  stopService,
+  untilReady,
+} from "./support.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const corpus = join(root, "..", "shared", "corpus");
@@ -38,20 +47,11 @@ const mergeRuns = Number(values.merges);
 const queuedLight = Number(values.queued);
 const inFlight = Number(values["in-flight"]);
 const run = promisify(execFile);
-const node = process.execPath;
-const cli = join(root, "apps", "cli", "dist", "main.js");
 const round = (value, digits = 0) => Number(value.toFixed(digits));
 
 const work = mkdtempSync(join(tmpdir(), "octavo-bench-light-"));
 const file = (name) => join(work, name);
-execFileSync("qpdf", [
-  "--empty",
-  "--pages",
-  join(root, "examples", "sample-a.pdf"),
-  "1",
-  "--",
-  file("one.pdf"),
-]);
+onePagePdf(file("one.pdf"));
 const mergeInputs = [
   ["general/govdocs_error_set_1_316267.pdf", "a.pdf"],
   ["general/samplefiles_GeoTopo-komprimiert.pdf", "b.pdf"],
@@ -113,31 +113,14 @@ const env = {
 };
 const keys = [];
 for (let index = 0; index < accountCount; index += 1) {
-  const account = JSON.parse(
-    execFileSync(
-      node,
-      [cli, "accounts", "create", "--email", `bench-${index}@example.com`, "--plan", "business"],
-      { env, encoding: "utf8" },
-    ),
-  );
-  keys.push(account.apiKey);
+  keys.push(businessAccount(env, `bench-${index}@example.com`).apiKey);
 }
 let nextKey = 0;
 /** Accounts in turn, so each stays under its plan's requests per minute. */
 const anyKey = () => keys[nextKey++ % keys.length];
 
 async function post(path, files, options, key = anyKey()) {
-  const form = new FormData();
-  for (const { path: source, name } of files) form.append("file", new Blob([readFileSync(source)]), name);
-  if (options) form.append("options", JSON.stringify(options));
-  const answer = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${key}` },
-    body: form,
-  });
-  if (answer.status !== 202)
-    throw new Error(`POST ${path} answered ${answer.status}: ${await answer.text()}`);
-  return { id: (await answer.json()).id, key };
+  return { id: await postJob(base, key, path, files, options), key };
 }
 
 async function job({ id, key }, waitSeconds = 0) {
@@ -159,7 +142,7 @@ async function untilEnded(created, timeoutMs = 1_200_000) {
 
 const rotate = (key) => post("/v1/rotate", [{ path: file("one.pdf"), name: "one.pdf" }], { angle: 90 }, key);
 
-const server = spawn(node, [cli, "start"], { env, stdio: ["ignore", "ignore", "inherit"] });
+const server = startService(env);
 // Opened after the accounts were made (the database is migrated); reads the job rows, so waiting for a
 // burst to end costs no API requests (each plan has its requests per minute).
 const { loadConfig } = await import(join(root, "packages", "config", "dist", "index.js"));
@@ -185,13 +168,7 @@ async function allEnded(created, timeoutMs = 1_800_000) {
 
 const results = {};
 try {
-  for (let ready = false; !ready; ) {
-    ready = await fetch(`${base}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (!ready) await delay(100);
-  }
+  await untilReady(base);
   // Warm-up, not measured: module loads, the first sandboxes, LibreOffice's first start.
   await Promise.all(
     [rotate(), rotate(), post("/v1/merge", mergeInputs)].map(async (p) => untilEnded(await p)),
@@ -268,8 +245,7 @@ try {
   };
   console.error(JSON.stringify(results.mixedLoad));
 } finally {
-  server.kill("SIGTERM");
-  await new Promise((resolve) => (server.exitCode !== null ? resolve() : server.once("exit", resolve)));
+  await stopService(server);
   await runtime.close();
 }
 

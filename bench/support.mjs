@@ -1,6 +1,13 @@
 // Small helpers the benchmarks share.
+import { execFileSync, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { dirname, join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const cli = join(root, "apps", "cli", "dist", "main.js");
 
 /** The median of the finite numbers among `values`; null when there are none. */
 export function median(values) {
@@ -60,4 +67,57 @@ export function treeCpuSeconds(pid) {
   };
   visit(pid);
   return ticks / TICKS_PER_SECOND;
+}
+
+/** Page 1 of examples/sample-a.pdf, written to `path` (the benches' light job). */
+export function onePagePdf(path) {
+  execFileSync("qpdf", ["--empty", "--pages", join(root, "examples", "sample-a.pdf"), "1", "--", path]);
+  return path;
+}
+
+/** A Business account made with the operator CLI on the service's data dir: {accountId, apiKey, ...}. */
+export function businessAccount(env, email) {
+  return JSON.parse(
+    execFileSync(process.execPath, [cli, "accounts", "create", "--email", email, "--plan", "business"], {
+      env,
+      encoding: "utf8",
+    }),
+  );
+}
+
+/** Resolves once the service at `base` answers /readyz. */
+export async function untilReady(base) {
+  while (
+    !(await fetch(`${base}/readyz`).then(
+      (answer) => answer.ok,
+      () => false,
+    ))
+  )
+    await delay(100);
+}
+
+/** SIGTERM to a service started with spawn, resolved once it has exited. */
+export async function stopService(server) {
+  server.kill("SIGTERM");
+  await new Promise((resolve) => (server.exitCode !== null ? resolve() : server.once("exit", resolve)));
+}
+
+/** `octavo start` with this environment (its stderr shown), as `npm start` runs it. */
+export function startService(env) {
+  return spawn(process.execPath, [cli, "start"], { env, stdio: ["ignore", "ignore", "inherit"] });
+}
+
+/** Form A: uploads `files` ({path, name}) with `options`; the new job's id (throws unless 202). */
+export async function postJob(base, key, path, files, options) {
+  const form = new FormData();
+  for (const file of files) form.append("file", new Blob([readFileSync(file.path)]), file.name);
+  if (options) form.append("options", JSON.stringify(options));
+  const answer = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
+  if (answer.status !== 202)
+    throw new Error(`POST ${path} answered ${answer.status}: ${await answer.text()}`);
+  return (await answer.json()).id;
 }

@@ -6,7 +6,7 @@ import { Migrator } from "kysely/migration";
 import pg from "pg";
 import { migrationProvider } from "./migrations/index.js";
 import type { Database } from "./schema/index.js";
-import { withStatementCache } from "./statement-cache.js";
+import { withImmediateTransactions, withStatementCache } from "./statement-cache.js";
 
 export type DialectName = "sqlite" | "postgres";
 /** Repositories take either the database or an open transaction. */
@@ -38,13 +38,14 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
     const path = url.slice("sqlite:".length);
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     const database = new SQLite(path);
-    // WAL lets the CLI and a running server share the file; busy_timeout waits out short locks.
+    // WAL lets the CLI and a running server share the file; busy_timeout waits out short locks. It comes
+    // first: switching to WAL takes a lock too, and fails at once while another process writes.
+    database.pragma("busy_timeout = 5000");
     database.pragma("journal_mode = WAL");
     database.pragma("synchronous = NORMAL");
-    database.pragma("busy_timeout = 5000");
     database.pragma("foreign_keys = ON");
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(database) }),
+      dialect: new SqliteDialect({ database: withImmediateTransactions(withStatementCache(database)) }),
       ...(log ? { log } : {}),
     });
     return { db, dialect: "sqlite", close: () => db.destroy() };
@@ -63,6 +64,9 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
 /** Applies every pending migration; safe to run on every start and from several processes. */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
   const migrator = new Migrator({ db: handle.db, provider: migrationProvider });
+  // Nothing to do, nothing locked: the migration itself runs in a write transaction, which on SQLite
+  // fails at once (SQLITE_BUSY) while another process, such as a running server, writes.
+  if ((await migrator.getMigrations()).every((migration) => migration.executedAt !== undefined)) return [];
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? [])

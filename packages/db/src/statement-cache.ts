@@ -25,3 +25,15 @@ export function withStatementCache(database: Sqlite, limit = 256): SqliteDatabas
     },
   };
 }
+
+/**
+ * Kysely begins SQLite transactions with a plain (deferred) `begin`: a transaction that reads, then
+ * writes, while another process (the CLI beside a running server) has written since, fails at once with
+ * SQLITE_BUSY, whatever busy_timeout says. `begin immediate` takes the write lock first and waits for it.
+ */
+export function withImmediateTransactions(database: SqliteDatabase): SqliteDatabase {
+  return {
+    close: () => database.close(),
+    prepare: (sql) => database.prepare(sql === "begin" ? "begin immediate" : sql),
+  };
+}

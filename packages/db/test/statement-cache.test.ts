@@ -1,6 +1,11 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, SqliteDialect, sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
+import { createDatabase } from "../src/index.js";
 import { withStatementCache } from "../src/statement-cache.js";
 
 describe("withStatementCache", () => {
@@ -56,5 +61,42 @@ describe("withStatementCache", () => {
     await sql`alter table items add column size integer default 7`.execute(db);
     expect(await byId(2)).toEqual([{ id: 2, name: "b", size: 7 }]);
     await db.destroy();
+  });
+});
+
+describe("SQLite transactions beside another process", () => {
+  it("wait for the other process's write instead of failing (begin immediate)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "octavo-sqlite-"));
+    const url = `sqlite:${join(dir, "octavo.sqlite")}`;
+    const handle = createDatabase(url);
+    try {
+      await handle.db.schema.createTable("items").addColumn("name", "text").execute();
+      // Another process (the CLI beside a running server) holds the write lock for half a second.
+      const writer = spawn(
+        process.execPath,
+        [
+          "-e",
+          `const db = new (require("better-sqlite3"))(${JSON.stringify(join(dir, "octavo.sqlite"))});
+           db.pragma("busy_timeout = 5000");
+           db.exec("begin immediate; insert into items values ('theirs')");
+           process.stdout.write("locked\\n");
+           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+           db.exec("commit");`,
+        ],
+        { cwd: join(import.meta.dirname, ".."), stdio: ["ignore", "pipe", "inherit"] },
+      );
+      await new Promise<void>((resolve) => writer.stdout.once("data", () => resolve()));
+      // Read, then write, in one transaction: with a deferred begin this fails with SQLITE_BUSY.
+      await handle.db.transaction().execute(async (trx) => {
+        await sql`select count(*) from items`.execute(trx);
+        await sql`insert into items values ('ours')`.execute(trx);
+      });
+      await new Promise((resolve) => writer.once("exit", resolve));
+      const names = await sql<{ name: string }>`select name from items order by name`.execute(handle.db);
+      expect(names.rows.map((row) => row.name)).toEqual(["ours", "theirs"]);
+    } finally {
+      await handle.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
