@@ -1,11 +1,9 @@
-import { spawn, spawnSync } from "node:child_process";
 import { get } from "node:http";
 import { corpusPath, createTempDir, waitFor } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "./support/client.js";
 import { exited } from "./support/cluster.js";
-import { cliMain, processesMatching } from "./support/processes.js";
-import { freePort } from "./support/stack.js";
+import { processesMatching } from "./support/processes.js";
+import { cliAccount, octavoCli, startServiceProcess } from "./support/service.js";
 
 // The single-machine service as `npm start` runs it, stopped the way a terminal's Ctrl-C stops it: SIGINT to
 // its whole process group. The running jobs finish, nothing is left running, and nothing is logged as an error.
@@ -20,38 +18,12 @@ describe("octavo start, stopped by a signal to its process group", () => {
 
   it("finishes its running jobs, stops its redis-server and sandboxes, and logs no error (nor for a download the client drops)", async () => {
     const env = { ...process.env, OCTAVO_DATA_DIR: dataDir.path, OCTAVO_LOG_LEVEL: "info" };
-    const cli = (...args: string[]) =>
-      spawnSync(process.execPath, [cliMain, ...args], { env, encoding: "utf8" });
-    expect(cli("migrate").status).toBe(0);
-    const account = JSON.parse(
-      cli("accounts", "create", "--email", "ops@example.com", "--plan", "business").stdout,
-    );
-
-    const port = await freePort();
-    // A process group of its own, as a shell gives the command it runs in the foreground.
-    const service = spawn(process.execPath, [cliMain, "start"], {
-      env: { ...env, OCTAVO_PORT: String(port) },
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    for (const stream of [service.stdout, service.stderr]) {
-      stream.on("data", (chunk: Buffer) => {
-        output += chunk.toString();
-      });
-    }
-    const logged = (msg: string) =>
-      output
-        .split("\n")
-        .filter((line) => line.startsWith("{") && line.includes(`"msg":"${msg}"`))
-        .map((line) => JSON.parse(line) as { jobId?: string });
+    expect(octavoCli(env, "migrate").status).toBe(0);
+    const account = cliAccount(env, "ops@example.com");
+    const running = await startServiceProcess(env);
+    const { process: service, output, logged } = running;
     try {
-      await waitFor(
-        "the API to listen",
-        () => (logged("API listening").length > 0 ? true : undefined),
-        60_000,
-      );
-      const client = new Client(`http://127.0.0.1:${port}`, account.apiKey);
+      const client = running.client(account.apiKey);
       // A 13 MB result, dropped by its client as soon as the headers come: the server is still sending it.
       const big = corpusPath("general/govdocs_error_set_2_064034.pdf");
       const merged = await client.postFiles(
@@ -86,9 +58,9 @@ describe("octavo start, stopped by a signal to its process group", () => {
       const sandboxes = processesMatching("sandbox/child.js");
 
       process.kill(-(service.pid ?? 0), "SIGINT");
-      expect(await exited(service), output).toBe(0);
+      expect(await exited(service), output()).toBe(0);
       expect(logged("job done").map((line) => line.jobId)).toEqual(expect.arrayContaining(ids));
-      const problems = output
+      const problems = output()
         .split("\n")
         .filter((line) => /"level":(40|50|60)/.test(line) || line.includes("Unhandled"));
       expect(problems).toEqual([]);

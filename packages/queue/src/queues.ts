@@ -49,6 +49,9 @@ export class JobProducer {
     if (!queue) {
       assertQueueName(name);
       queue = new Queue<JobMessage>(name, { connection: this.connection, prefix: this.prefix });
+      // A queue repeats its connection's errors, which the connection's owner logs already (one line, not
+      // one per queue, and not BullMQ's console output for an error no one listens to).
+      queue.on("error", () => undefined);
       this.queues.set(name, queue);
     }
     return queue;

@@ -41,7 +41,7 @@ export class Client {
     files: readonly { path: string; name?: string }[],
     options?: unknown,
     extraFields: Record<string, string> = {},
-  ): Promise<{ status: number; body: Record<string, unknown> }> {
+  ): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
     const form = new FormData();
     for (const file of files) {
       form.append("file", new Blob([await readFile(file.path)]), file.name ?? basename(file.path));
@@ -53,7 +53,11 @@ export class Client {
       headers: this.headers(),
       body: form,
     });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    return {
+      status: response.status,
+      body: (await response.json()) as Record<string, unknown>,
+      headers: response.headers,
+    };
   }
 
   /** Waits for the job to end with long polls (?wait=), honouring 429 Retry-After like a real client. */
