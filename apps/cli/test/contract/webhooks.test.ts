@@ -23,7 +23,10 @@ function verify(request: RecordedRequest, secret: string): boolean {
 describe("webhooks", () => {
   let stack: Stack;
   let receiver: LocalServer;
-  /** Answers per path: "/flaky" fails once, "/down" always fails, anything else succeeds. */
+  /**
+   * Answers per path: "/flaky" fails once, "/late" three times (down for the first attempt and two of
+   * the three retries), "/down" always fails, anything else succeeds.
+   */
   const seen = new Map<string, number>();
 
   beforeAll(async () => {
@@ -31,7 +34,9 @@ describe("webhooks", () => {
       const path = req.url ?? "";
       const count = (seen.get(path) ?? 0) + 1;
       seen.set(path, count);
-      res.statusCode = path === "/down" || (path === "/flaky" && count === 1) ? 503 : 204;
+      const failing =
+        path === "/down" || (path === "/flaky" && count === 1) || (path === "/late" && count <= 3);
+      res.statusCode = failing ? 503 : 204;
       res.end();
     });
     stack = await startStack({
@@ -75,7 +80,13 @@ describe("webhooks", () => {
       {},
       { webhook_url: `${receiver.url}/flaky` },
     );
-    for (const created of [down, done, failed, flaky])
+    const late = await client.postFiles(
+      "/v1/rotate",
+      [{ path: pdf }],
+      {},
+      { webhook_url: `${receiver.url}/late` },
+    );
+    for (const created of [down, done, failed, flaky, late])
       expect(created.status, JSON.stringify(created.body)).toBe(202);
 
     // A done job: the same JSON as GET /v1/jobs/{id}, signed with the account's secret.
@@ -154,6 +165,20 @@ describe("webhooks", () => {
       .where("job_id", "=", flaky.body.id as string)
       .executeTakeFirstOrThrow();
     expect(flakyDelivery).toMatchObject({ status: "delivered", attempts: 2, last_status_code: 204 });
+    // Down for three attempts, up for the last retry: it arrives, signed.
+    const lateDelivery = await waitFor("the late delivery to arrive", async () => {
+      const row = await db
+        .selectFrom("webhook_deliveries")
+        .selectAll()
+        .where("job_id", "=", late.body.id as string)
+        .executeTakeFirst();
+      return row?.status === "delivered" ? row : undefined;
+    });
+    expect(lateDelivery).toMatchObject({ attempts: 4, last_status_code: 204 });
+    const arrived = deliveriesTo("/late");
+    expect(arrived).toHaveLength(4);
+    expect(verify(arrived[3] as RecordedRequest, account.webhookSecret)).toBe(true);
+    expect(JSON.parse(arrived[3]?.body ?? "{}")).toMatchObject({ id: late.body.id, status: "done" });
     expect(deliveriesTo("/down")).toHaveLength(4);
 
     // The records are kept 30 days, then the cluster's janitor deletes them with their attempts.
