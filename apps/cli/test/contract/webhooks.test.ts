@@ -139,14 +139,17 @@ describe("webhooks", () => {
 
     // Every attempt is recorded, and the delivery ends as failed.
     const { db } = stack.runtime.database;
-    const downDelivery = await waitFor("the delivery to be marked failed", async () => {
-      const row = await db
-        .selectFrom("webhook_deliveries")
-        .selectAll()
-        .where("job_id", "=", down.body.id as string)
-        .executeTakeFirst();
-      return row?.status === "failed" ? row : undefined;
-    });
+    /** The job's delivery, once it has this status. */
+    const deliveryOnce = (job: { body: Record<string, unknown> }, status: "failed" | "delivered") =>
+      waitFor(`the delivery to be ${status}`, async () => {
+        const row = await db
+          .selectFrom("webhook_deliveries")
+          .selectAll()
+          .where("job_id", "=", job.body.id as string)
+          .executeTakeFirst();
+        return row?.status === status ? row : undefined;
+      });
+    const downDelivery = await deliveryOnce(down, "failed");
     const attempts = await db
       .selectFrom("webhook_attempts")
       .selectAll()
@@ -166,14 +169,7 @@ describe("webhooks", () => {
       .executeTakeFirstOrThrow();
     expect(flakyDelivery).toMatchObject({ status: "delivered", attempts: 2, last_status_code: 204 });
     // Down for three attempts, up for the last retry: it arrives, signed.
-    const lateDelivery = await waitFor("the late delivery to arrive", async () => {
-      const row = await db
-        .selectFrom("webhook_deliveries")
-        .selectAll()
-        .where("job_id", "=", late.body.id as string)
-        .executeTakeFirst();
-      return row?.status === "delivered" ? row : undefined;
-    });
+    const lateDelivery = await deliveryOnce(late, "delivered");
     expect(lateDelivery).toMatchObject({ attempts: 4, last_status_code: 204 });
     const arrived = deliveriesTo("/late");
     expect(arrived).toHaveLength(4);
