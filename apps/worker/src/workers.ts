@@ -116,9 +116,10 @@ export async function startWorkers(
     // The engine slot is taken before the job is marked active and given back when its engines end: the
     // job's outputs are stored and it is settled while the next job's engines already run.
     let outcome: Promise<RunOutcome> | undefined;
-    const started = Date.now();
+    let started = 0;
     await engineSlots[operationLanes[queue]](async () => {
       if (shutdown.signal.aborted) return;
+      started = Date.now(); // the run time, not the wait for a slot
       await new Promise<void>((enginesDone) => {
         outcome = runJob(ctx, job.data.jobId, {
           operation: queue,

@@ -11,6 +11,7 @@ import {
   Output,
   operations,
   optionsJsonSchema,
+  plans,
   toJsonSchema,
 } from "../src/index.js";
 
@@ -173,6 +174,19 @@ describe("OpenAPI document", () => {
     expect(description).toContain("300 seconds");
     expect(description).toContain("3 times over about 45 seconds");
     expect(at(document, "webhooks", "jobFinished", "post")).toBeDefined();
+  });
+
+  it("describes the fair queues, the running caps of every plan and the back-pressure answers", () => {
+    const description = String(at(document, "info").description);
+    expect(description).toContain("Jobs running at once (light / heavy)");
+    for (const plan of Object.values(plans))
+      expect(description).toContain(`| ${plan.maxRunningJobs.light} / ${plan.maxRunningJobs.heavy} |`);
+    const light = /light operations are ([a-z, -]+), the others are heavy/.exec(description)?.[1];
+    expect(light?.split(", ").sort()).toEqual(["merge", "protect", "repair", "rotate", "split", "unlock"]);
+    expect(description).toContain("429 rate_limited, with Retry-After, while the account's own waiting jobs");
+    expect(String(at(document, "components", "responses", "RateLimited").description)).toContain(
+      "own waiting jobs",
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 import {
   getOperation,
   type JobErrorCode,
+  type Lane,
   type OperationId,
   operationIds,
   operationLanes,
@@ -22,6 +23,7 @@ import {
   insertLedgerEntry,
   listJobFiles,
   markJobFilesDeleted,
+  type RunningCap,
   startJob,
   updateJobProgress,
 } from "@octavo/db/repositories";
@@ -93,6 +95,15 @@ export type StartAttempt =
   | ({ kind: "started" } & StartedJob)
   | { kind: "ended" }
   | { kind: "account-busy"; cap: number };
+
+/** A lane's cap on an account's running jobs, by plan (the plans' `maxRunningJobs`), for `start`. */
+function runningCapOf(lane: Lane): RunningCap {
+  return {
+    operations: operationIds.filter((id) => operationLanes[id] === lane),
+    byPlan: Object.fromEntries(planIds.map((plan) => [plan, plans[plan].maxRunningJobs[lane]])),
+  };
+}
+const runningCaps: Record<Lane, RunningCap> = { light: runningCapOf("light"), heavy: runningCapOf("heavy") };
 
 /** How a run ended. */
 export type Outcome =
@@ -234,10 +245,7 @@ export class JobService {
    */
   async start(jobId: string, operation: OperationId, now = new Date()): Promise<StartAttempt> {
     const lane = operationLanes[operation];
-    const cap = {
-      operations: operationIds.filter((id) => operationLanes[id] === lane),
-      byPlan: Object.fromEntries(planIds.map((plan) => [plan, plans[plan].maxRunningJobs[lane]])),
-    };
+    const cap = runningCaps[lane];
     const job = await this.database.db.transaction().execute(async (trx) => {
       if (this.database.dialect === "postgres") {
         await sql`select id from accounts where id = (select account_id from jobs where id = ${jobId}) for update`.execute(

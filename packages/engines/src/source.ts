@@ -49,8 +49,8 @@ export async function openSource(
 
 /**
  * The MuPDF half of `openSource`: the input itself when MuPDF reads it whole and it is neither encrypted
- * nor protected, else undefined (then call `openSource` with the probe, which it does not take again). It is for an operation that is one qpdf run
- * keeping every page: when that run ends clean and MuPDF reads the probe's page count in its output
+ * nor protected, else undefined (then call `openSource` with the probe, which it does not take again).
+ * It is for an operation that is one qpdf run keeping every page: when that run ends clean and MuPDF reads the probe's page count in its output
  * (`qpdfReadAlike`), qpdf read the file as MuPDF did, which is all openSource's own qpdf count would
  * have shown, and that process (about a fifth of a light job's CPU) is saved.
  */

@@ -83,8 +83,9 @@ export class JobProducer {
 
   /** Jobs waiting in the queue (the back-pressure estimates). */
   waitingCount(queueName: string): Promise<number> {
-    // Operation jobs wait in the prioritized set (every one has a place), the others in the wait list.
-    return this.queue(queueName).getJobCountByTypes("wait", "prioritized");
+    // Operation jobs wait in the prioritized set (every one has a place), the others in the wait list;
+    // a job waiting its account's turn (over its running cap) or its retry's backoff is delayed.
+    return this.queue(queueName).getJobCountByTypes("wait", "prioritized", "delayed");
   }
 
   /** Tells the API nodes that a job ended (see JobEndedListener). */

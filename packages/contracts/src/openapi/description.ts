@@ -1,4 +1,5 @@
 import { apiErrors, jobErrors } from "../errors.js";
+import { operationLanes } from "../lanes.js";
 import { apiKeyPrefix, serviceLimits, webhookSignatureHeader } from "../limits.js";
 import { operations } from "../operations.js";
 import { bytesPerMB, type PlanId, plans } from "../plans.js";
@@ -21,12 +22,28 @@ function plansTable(): string {
     plan.overageUsdPer1000Credits === null
       ? "none: hard stop, 402 until next month"
       : `${plan.overageUsdPer1000Credits} USD per 1,000 credits`,
+    `${plan.maxRunningJobs.light} / ${plan.maxRunningJobs.heavy}`,
   ]);
   return table(
-    ["Plan", "USD per month", "Credits per month", "Requests per minute", "Max file", "Webhooks", "Overage"],
+    [
+      "Plan",
+      "USD per month",
+      "Credits per month",
+      "Requests per minute",
+      "Max file",
+      "Webhooks",
+      "Overage",
+      "Jobs running at once (light / heavy)",
+    ],
     rows,
   );
 }
+
+const lightOperations = () =>
+  operations
+    .filter((operation) => operationLanes[operation.id] === "light")
+    .map((operation) => operation.id)
+    .join(", ");
 
 const countRange = (min: number, max: number) => (min === max ? `${min}` : `${min}-${max}`);
 
@@ -89,7 +106,8 @@ When webhook_url is given (paid plans; 403 webhooks_not_in_plan on ${plans[free]
 - **X-Request-Id**: every response carries one (yours when you send it); error bodies repeat it as requestId.
 - **Rate limits**: every authenticated response carries the IETF headers \`RateLimit-Policy\` and \`RateLimit\`; 429 comes with \`Retry-After\` in seconds. \`GET /v1/jobs/{job_id}?wait=N\` holds the answer up to N seconds (at most 60) until the job ends.
 - **URL inputs**: only http and https; loopback, private, link-local (cloud metadata), CGNAT, unique-local, multicast and reserved addresses are refused in every notation and on every redirect (blocked_url). A URL that cannot be downloaded gives unreachable_url; one larger than the plan allows gives 413 too_large. The file name comes from Content-Disposition, else the URL path, else the Content-Type.
-- **503 unavailable** with Retry-After when the service cannot take work (a backing service is unreachable, the queue is full, or the operation's engine is not installed yet).
+- **Scheduling**: in each operation's queue, a job waits behind its own account's unfinished jobs of that operation, not behind other accounts' (accounts take turns). An account runs at most its plan's jobs at once (table above); light operations are ${lightOperations()}, the others are heavy. Operation endpoints answer 429 rate_limited, with Retry-After, while the account's own waiting jobs of that operation would take longer to run than the server's bound (5 minutes by default).
+- **503 unavailable** with Retry-After when the service cannot take work (a backing service is unreachable, the queue is full: its waiting jobs would take longer to run than the server's bound, 15 minutes by default; or the operation's engine is not installed yet).
 
 ## Errors
 Error responses are JSON \`{ error, message, detail, requestId }\`; for invalid_options, detail names the option and what it allows.

@@ -58,14 +58,16 @@ export const errorResponses = {
   ]),
   NotFound: errorResponse("Unknown id, or a job of another account.", ["not_found"]),
   TooLarge: errorResponse("A file exceeds the plan's per-file size.", ["too_large"]),
-  RateLimited: errorResponse("Too many requests this minute.", ["rate_limited"], {
-    "Retry-After": { $ref: "#/components/headers/RetryAfter" },
-  }),
+  RateLimited: errorResponse(
+    "Too many requests this minute; or, on an operation endpoint, the account's own waiting jobs of that operation would take too long to run.",
+    ["rate_limited"],
+    { "Retry-After": { $ref: "#/components/headers/RetryAfter" } },
+  ),
   Conflict: errorResponse("The Idempotency-Key belongs to a different request, or to one still running.", [
     "idempotency_conflict",
   ]),
   Unavailable: errorResponse(
-    "Temporarily unavailable (database or queue unreachable, queue full); retry later.",
+    "Temporarily unavailable (database or queue unreachable, queue full: its waiting jobs would take too long to run); retry later.",
     ["unavailable"],
     {
       "Retry-After": { $ref: "#/components/headers/RetryAfter" },
