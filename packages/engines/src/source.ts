@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import bytes from "bytes";
 import { JobFailure, passwordRequired } from "./errors.js";
 import { limits } from "./limits.js";
 import { countPages, withPdf } from "./mupdf/document.js";
@@ -68,6 +69,7 @@ async function probeInput(input: EngineInput): Promise<MupdfProbe> {
   const sniffed = await sniffFile(input.path);
   if (!sniffed.pdf) throw notAPdf(name, sniffed.looksLike);
   const probe = await probeWithMupdf(input.path);
+  refuseOverLimits(probe, name);
   refuseProtected(probe, name);
   return probe;
 }
@@ -95,9 +97,43 @@ export function beyondRepair(name: string): JobFailure {
 function tooManyPages(name: string, pages: number): JobFailure {
   return new JobFailure(
     "invalid_input",
-    `${name} claims ${pages} pages; files with more than ${limits.maxPages} pages are not processed. Split it into smaller files first.`,
+    `${name} claims ${count(pages)} pages; files with more than ${count(limits.maxPages)} pages are not processed. Split it into smaller files first.`,
   );
 }
+
+/**
+ * The cheap limits, checked on the probe before any engine works on the file: the object count, the page
+ * count and the declared size of its largest image. A page count above the limit is taken at its word
+ * only when the file has an object for each page; one that claims more pages than it has objects lies
+ * (`/Count 9999999999` over one page), which is damage that a rebuild of the page tree mends.
+ */
+export function refuseOverLimits(probe: MupdfProbe, name: string): void {
+  if (!probe.opened) return;
+  const { objects, pages, largestImage, inflatesBeyond } = probe.declared;
+  if (objects > limits.maxObjects) {
+    throw new JobFailure(
+      "invalid_input",
+      `${name} has ${count(objects)} objects; files with more than ${count(limits.maxObjects)} objects are not processed.`,
+    );
+  }
+  if (pages !== undefined && pages > limits.maxPages && pages <= objects) throw tooManyPages(name, pages);
+  if (largestImage !== undefined && largestImage.bytes > limits.maxImageBytes) {
+    const { width, height, bytes } = largestImage;
+    throw new JobFailure(
+      "invalid_input",
+      `${name} holds an image of ${count(width)} × ${count(height)} pixels, ${byteSize(bytes)} decoded; images larger than ${byteSize(limits.maxImageBytes)} decoded are not processed.`,
+    );
+  }
+  if (inflatesBeyond !== undefined) {
+    throw new JobFailure(
+      "invalid_input",
+      `${name} holds a compressed stream (object ${inflatesBeyond.object}) that inflates to more than ${byteSize(inflatesBeyond.limitBytes)}, a decompression bomb; streams larger than that are not processed.`,
+    );
+  }
+}
+
+const count = (value: number) => value.toLocaleString("en-US");
+const byteSize = (size: number) => bytes.format(size, { decimalPlaces: 1, unitSeparator: " " });
 
 /** For a file the engines read only partly (e.g. a looping page tree): repair may still recover it. */
 export function needsRepair(name: string, detail?: string): JobFailure {

@@ -202,6 +202,13 @@ function failureOf(result: RunResult, name: string): JobFailure {
       { detail },
     );
   }
+  if (undecodableImage(error, result.stderr)) {
+    return new JobFailure(
+      "invalid_input",
+      `${name} has an image whose data cannot be decoded, so its page cannot be read for OCR. Check that the file shows its images in a PDF viewer, or run the repair operation on it first.`,
+      { detail },
+    );
+  }
   if (result.exitCode === 2) {
     return new JobFailure(
       "invalid_input",
@@ -213,8 +220,19 @@ function failureOf(result: RunResult, name: string): JobFailure {
     result.exitCode === null
       ? `the OCR engine was killed (${result.signal ?? "signal"})`
       : (exitMeaning[result.exitCode] ?? `OCRmyPDF exited with code ${result.exitCode}`);
-  const why = error === undefined ? "" : ` (${error})`;
-  return new JobFailure("conversion_failed", `OCR of ${name} failed: ${what}${why}.`, { detail });
+  // The exception's class name stays in the detail: it means nothing to the client.
+  return new JobFailure("conversion_failed", `OCR of ${name} failed: ${what}.`, { detail });
+}
+
+/**
+ * Pillow could not open an image of the page (garbage JPEG 2000 data), or qpdf's check of the output
+ * found an image stream that does not decode (garbage JPEG data, copied through unchanged).
+ */
+function undecodableImage(error: string | undefined, stderr: string): boolean {
+  return (
+    error === "UnidentifiedImageError" ||
+    /cannot identify image file|error decoding stream data for object \d+ \d+: Not a JPEG file/.test(stderr)
+  );
 }
 
 /** The class name of the last Python exception in a traceback, e.g. "PriorOcrFoundError". */

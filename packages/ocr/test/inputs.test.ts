@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { JobFailure } from "@octavo/engines";
+import { contentBombPdf, garbageImagePdf } from "@octavo/testing";
 import { describe, expect, it } from "vitest";
 import { ocr } from "../src/index.js";
 import { corpus, corpusDir, execFileAsync, workDir } from "./helpers.js";
@@ -180,5 +181,35 @@ describe("small corpus/mislabeled files through ocr()", () => {
     const outcome = await ocrOf(file, await workDir());
     await expectSound(file, outcome);
     expectDecided(file, outcome);
+  });
+});
+
+describe("generated hostile files through ocr()", () => {
+  it.each(["JPXDecode"])(
+    "an image of garbage %s data → invalid_input saying so, no exception class name",
+    async (filter) => {
+      const dir = await workDir();
+      const path = join(dir, "garbage.pdf");
+      writeFileSync(path, garbageImagePdf(filter));
+      const failure = await ocr({ path, name: "garbage.pdf" }, defaults, { workDir: dir }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(JobFailure);
+      expect(failure).toMatchObject({ code: "invalid_input" });
+      expect((failure as JobFailure).message).toMatch(
+        /garbage\.pdf has an image whose data cannot be decoded/,
+      );
+      expect((failure as JobFailure).message).not.toMatch(/[A-Z]\w+(Error|Exception)\b/);
+    },
+  );
+
+  it("a decompression bomb → invalid_input naming the limit, not 'damaged'", async () => {
+    const dir = await workDir();
+    const path = join(dir, "bomb.pdf");
+    writeFileSync(path, contentBombPdf(2 * 1024 ** 3));
+    const failure = await ocr({ path, name: "bomb.pdf" }, defaults, { workDir: dir }).catch((error) => error);
+    expect(failure).toMatchObject({ code: "invalid_input" });
+    expect(failure.message).toMatch(/inflates to more than 512 MB, a decompression bomb/);
   });
 });

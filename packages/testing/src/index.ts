@@ -9,7 +9,17 @@ export {
   sharedRedisUrl,
   type TempResource,
 } from "./databases.js";
-export { nestedFormsPdf } from "./hostile-pdfs.js";
+export {
+  contentBombPdf,
+  deepPageTreePdf,
+  garbageImagePdf,
+  garbageStreamPdf,
+  hugeImagePdf,
+  loopingPageTreePdf,
+  manyObjectsPdf,
+  manyPagesPdf,
+  nestedFormsPdf,
+} from "./hostile-pdfs.js";
 export { type S3Request, type S3Server, s3Env, startS3Server } from "./s3-server.js";
 export { waitFor } from "./wait.js";
 export { type WordRecall, wordRecall, wordSet } from "./word-recall.js";

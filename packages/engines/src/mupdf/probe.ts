@@ -1,4 +1,6 @@
 import { drainMupdfLog } from "@octavo/mupdf";
+import { limits } from "../limits.js";
+import { type DeclaredSize, readDeclaredSize } from "./declared-size.js";
 import { countPages, encryptedPayloadOf, encryptionOf, openPdf } from "./document.js";
 
 export type MupdfProbe =
@@ -12,6 +14,8 @@ export type MupdfProbe =
       /** Undefined when the page tree is unreadable or absurd. */
       pages: number | undefined;
       repaired: boolean;
+      /** Of a file that needs its password: only what is outside its sealed (object) streams. */
+      declared: DeclaredSize;
       messages: string[];
     }
   | { opened: false; error: string; messages: string[] };
@@ -39,6 +43,10 @@ export async function probeWithMupdf(path: string): Promise<MupdfProbe> {
       // Counting pages of a file that still needs its password would only see the encrypted tree.
       pages: doc.needsPassword() ? undefined : countPages(doc),
       repaired: doc.wasRepaired(),
+      declared: readDeclaredSize(doc, {
+        maxObjects: limits.maxObjects,
+        maxInflatedBytes: limits.maxInflatedStreamBytes,
+      }),
       messages: drainMupdfLog(),
     };
   } finally {

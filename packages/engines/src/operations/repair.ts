@@ -9,7 +9,7 @@ import { qpdfIsEncrypted, qpdfPageCount } from "../qpdf.js";
 import { type Candidate, RepairCascade } from "../repair/cascade.js";
 import { rewriteWithGhostscript, rewriteWithMupdf, rewriteWithQpdf } from "../rewrite.js";
 import { sniffFile } from "../sniff.js";
-import { beyondRepair, notAPdf, refuseProtected } from "../source.js";
+import { beyondRepair, notAPdf, refuseOverLimits, refuseProtected } from "../source.js";
 import { type EngineContext, type EngineInput, type EngineResult, pdfContentType } from "../types.js";
 import { freshDir } from "../workspace.js";
 
@@ -24,6 +24,7 @@ export async function repair(input: EngineInput, ctx: EngineContext): Promise<En
     const sniffed = await sniffFile(input.path);
     if (!sniffed.pdf) throw notAPdf(name, sniffed.looksLike);
     const probe = await probeWithMupdf(input.path);
+    refuseOverLimits(probe, name);
     refuseProtected(probe, name);
     if (!probe.opened && (await qpdfIsEncrypted(input.path, { signal: ctx.signal })))
       throw passwordRequired(name);

@@ -9,7 +9,7 @@ import { badOutput, runOperation } from "../operation.js";
 import { passwordCandidates } from "../passwords.js";
 import { qpdf, qpdfIsEncrypted, qpdfPageCount } from "../qpdf.js";
 import { sniffFile } from "../sniff.js";
-import { beyondRepair, notAPdf, protectedPayload } from "../source.js";
+import { beyondRepair, notAPdf, protectedPayload, refuseOverLimits } from "../source.js";
 import { type EngineContext, type EngineInput, type EngineResult, pdfContentType } from "../types.js";
 import { freshDir } from "../workspace.js";
 
@@ -41,6 +41,7 @@ export async function unlock(
     const sniffed = await sniffFile(input.path);
     if (!sniffed.pdf) throw notAPdf(name, sniffed.looksLike);
     const probe = await probeWithMupdf(input.path);
+    refuseOverLimits(probe, name);
     const output = join(await freshDir(ctx.workDir, "unlock"), "unlocked.pdf");
     const result = (engine: string, warnings: string[]): EngineResult => ({
       outputs: [{ path: output, name: pdfNameLike(input.name), contentType: pdfContentType }],
