@@ -16,6 +16,7 @@ import {
   timedOut,
   unavailable,
   unsupportedExtension,
+  zipBomb,
 } from "./failures.js";
 import { inspectInput } from "./inspect.js";
 import {
@@ -135,6 +136,7 @@ export class OfficeConverter {
     if (verdict.kind === "password")
       throw passwordProtected(shown, "MS-OFFCRYPTO container (EncryptedPackage)");
     if (verdict.kind === "mismatch") throw notWhatItSays(shown, extension, verdict.looksLike);
+    if (verdict.kind === "zip-bomb") throw zipBomb(shown, verdict.unpackedBytes, verdict.size);
 
     await mkdir(this.jobsDir, { recursive: true });
     const jobDir = await mkdtemp(join(this.jobsDir, "job-"));

@@ -1,5 +1,7 @@
 import { durationInWords } from "@octavo/contracts";
 import { JobFailure } from "@octavo/engines";
+import bytes from "bytes";
+import { zipBombLimits } from "./inspect.js";
 
 /** What each extension promises, for messages. */
 const formatNames: Readonly<Record<string, string>> = {
@@ -54,6 +56,15 @@ export function notWhatItSays(name: string, extension: string, looksLike: string
   return new JobFailure(
     "invalid_input",
     `${name} is not in the ${formatName(extension)} format: its content is ${looksLike}. Send it with the extension that matches its content.`,
+  );
+}
+
+export function zipBomb(name: string, unpacked: number, size: number): JobFailure {
+  const { maxUnpackedBytes, maxPackingRatio } = zipBombLimits;
+  const shown = (count: number) => bytes.format(count, { decimalPlaces: 1, unitSeparator: " " });
+  return new JobFailure(
+    "invalid_input",
+    `${name} unpacks to ${shown(unpacked)}, ${Math.round(unpacked / size).toLocaleString("en-US")} times its size: a ZIP bomb, not a document. Packages that unpack to more than ${shown(maxUnpackedBytes)} at over ${maxPackingRatio} times their size are not converted.`,
   );
 }
 

@@ -1,10 +1,11 @@
-import { access, mkdir, readFile, rm } from "node:fs/promises";
+import { access, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { run } from "@octavo/engines";
+import { entityBombDocx, plainDocx, zipBombDocx } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OfficeConverter } from "../src/index.js";
 import { removeLeftoverPipes } from "../src/profile.js";
@@ -145,5 +146,37 @@ describe("no macro ever runs", () => {
     );
     expect(xcu).toMatch(/MacroSecurityLevel" oor:op="fuse"><value>3</);
     expect(xcu).toMatch(/DisableMacrosExecution" oor:op="fuse"><value>true</);
+  });
+});
+
+describe("bombs", () => {
+  const convert = async (name: string, bytes: Buffer) => {
+    const dir = join(root, `bomb-${name}`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, name), bytes);
+    return converter.convert({ path: join(dir, name), name }, dir);
+  };
+
+  it("refuses a ZIP bomb (1 GB of spaces in 1 MB) before LibreOffice, naming the limit", async () => {
+    const failure = await convert("bomb.docx", zipBombDocx(1024 ** 3)).catch((error) => error);
+    expect(failure).toMatchObject({ code: "invalid_input" });
+    expect(failure.message).toMatch(
+      /^bomb\.docx unpacks to 1 GB, 1,009 times its size: a ZIP bomb, not a document\. Packages that unpack to more than 256 MB at over 100 times their size/,
+    );
+  });
+
+  it("converts the same package with a plain paragraph, and a small run of spaces", async () => {
+    const plain = await convert("plain.docx", plainDocx("A plain paragraph"));
+    expect(await pdfText(plain.path)).toContain("A plain paragraph");
+    // 50 MB of spaces unpacks a thousand times its size, but stays under the size limit.
+    const spaces = await convert("spaces.docx", zipBombDocx(50 * 1024 ** 2));
+    expect(await pdfPages(spaces.path)).toBeGreaterThanOrEqual(1);
+  }, 120_000);
+
+  it("refuses a billion-laughs entity bomb without expanding it", async () => {
+    // LibreOffice's XML parser stops at the entity amplification; the file fails like a damaged one.
+    const failure = await convert("laughs.docx", entityBombDocx()).catch((error) => error);
+    expect(failure).toMatchObject({ code: "invalid_input" });
+    expect(failure.message).toMatch(/^laughs\.docx is damaged or is not a valid Word \(DOCX\) file/);
   });
 });

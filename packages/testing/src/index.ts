@@ -9,6 +9,7 @@ export {
   sharedRedisUrl,
   type TempResource,
 } from "./databases.js";
+export { entityBombDocx, plainDocx, zipBombDocx } from "./hostile-office.js";
 export {
   contentBombPdf,
   deepPageTreePdf,

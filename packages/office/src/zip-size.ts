@@ -1,0 +1,29 @@
+import yauzl from "yauzl";
+
+/** What a ZIP package's central directory says its entries unpack to, read without inflating any. */
+export async function unpackedBytes(path: string): Promise<number | undefined> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+      yauzl.open(path, { lazyEntries: true, autoClose: false }, (error, opened) =>
+        error ? reject(error) : resolve(opened),
+      ),
+    );
+  } catch {
+    return undefined; // a damaged package is LibreOffice's to judge (it may recover it)
+  }
+  try {
+    return await new Promise<number | undefined>((resolve) => {
+      let total = 0;
+      zip.on("entry", (entry: yauzl.Entry) => {
+        total += entry.uncompressedSize;
+        zip.readEntry();
+      });
+      zip.on("end", () => resolve(total));
+      zip.on("error", () => resolve(undefined));
+      zip.readEntry();
+    });
+  } finally {
+    zip.close();
+  }
+}
