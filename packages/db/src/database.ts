@@ -55,6 +55,10 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
     // An idle connection that the server closes (restart, failover, admin command) is reported here;
     // the pool drops it and opens a new one on demand. Unhandled, it would crash the process.
     pool.on("error", (error) => options.onIdleClientError?.(error));
+    // A connection in use (a transaction between two statements) that the server closes reports the error
+    // on its client, where the pool does not listen: unhandled, it would crash the process too. Its holder
+    // sees the error at its next statement, and the pool drops the connection when it is released.
+    pool.on("connect", (client) => client.on("error", () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
     return { db, dialect: "postgres", close: () => db.destroy() };
   }

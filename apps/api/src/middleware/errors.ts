@@ -63,9 +63,12 @@ function isInfrastructureError(error: unknown): boolean {
   if (typeof error !== "object" || error === null) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === "string" && INFRASTRUCTURE_CODES.has(code)) return true;
+  // pg's "not queryable": the server closed a connection while it was held (a transaction between statements).
   return (
     typeof message === "string" &&
-    /Connection is closed|Stream isn't writeable|Connection terminated/.test(message)
+    /Connection is closed|Stream isn't writeable|Connection terminated|connection error and is not queryable/.test(
+      message,
+    )
   );
 }
 
@@ -99,9 +102,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.destroy();
       return;
     }
-    if (!req.complete) {
-      // The body was refused part-way (a file over the limit): answer now and close the connection
-      // instead of reading the rest of a large upload.
+    if (!req.complete && answer.code === "too_large") {
+      // A file over the limit: answer now and close the connection instead of reading the rest of a
+      // large upload.
       res.setHeader("Connection", "close");
       req.unpipe();
       req.pause();
@@ -111,6 +114,15 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         req.socket.end();
         setTimeout(() => req.socket.destroy(), 2_000).unref();
       });
+    } else if (!req.complete) {
+      // A check failed before the upload was read (the key, the credits, a backing service): the answer
+      // goes now and the rest of the body is read and dropped. Closing with unread bytes makes the kernel
+      // reset the connection, and a client still sending would never see the answer. A body still
+      // arriving after the grace period is cut off.
+      req.unpipe();
+      req.resume();
+      const cutOff = setTimeout(() => req.socket.destroy(), 2_000).unref();
+      req.once("end", () => clearTimeout(cutOff));
     }
     res.status(answer.status).json({ ...answer.toBody(), requestId: res.locals.requestId });
   };

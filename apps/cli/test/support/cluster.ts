@@ -48,15 +48,18 @@ export function logLines(child: OctavoProcess, msg: string): Record<string, unkn
 }
 
 /**
- * The fleet on loopback: PostgreSQL (a fresh database), the machine's Redis (a fresh key prefix), an
- * S3 server, and one separate `octavo api` process per entry of `apis` (its own extra settings).
- * Workers are started by the tests.
+ * The fleet on loopback: PostgreSQL (a fresh database, or the one at `databaseUrl`, which the caller
+ * owns), the machine's Redis (a fresh key prefix), an S3 server, and one separate `octavo api` process
+ * per entry of `apis` (its own extra settings). Workers are started by the tests.
  */
 export async function startCluster(options: {
   apis: Record<string, string>[];
   env?: Record<string, string>;
+  databaseUrl?: string;
 }): Promise<Cluster> {
-  const database = await createTestDatabase("postgres");
+  const database = options.databaseUrl
+    ? { url: options.databaseUrl, dispose: async () => undefined }
+    : await createTestDatabase("postgres");
   const dataDir = await createTempDir("octavo-cluster-");
   const s3 = await startS3Server({ bucket: "octavo-cluster" });
   const children: OctavoProcess[] = [];

@@ -1,0 +1,107 @@
+import { setTimeout as delay } from "node:timers/promises";
+import { corpusPath, waitFor } from "@octavo/testing";
+import { describe, expect, it } from "vitest";
+import { Client } from "./support/client.js";
+import { type Cluster, logLines, startCluster } from "./support/cluster.js";
+import { startPrivatePostgres } from "./support/private-postgres.js";
+
+const small = corpusPath("general/samplefiles_pdflatex-outline.pdf");
+
+/** A refused request: its status (0 when no answer came, the connection failed), why, and when to retry. */
+interface Refusal {
+  phase: "burst" | "outage" | "after";
+  status: number;
+  error: unknown;
+  retryAfter?: string | null;
+}
+
+describe("faults a cluster survives", () => {
+  it("PostgreSQL restarted during a cluster run: every accepted job ends, each charged exactly once", async () => {
+    // A server of its own, restarted for real: the machine's PostgreSQL serves other tests meanwhile.
+    const postgres = await startPrivatePostgres();
+    let cluster: Cluster | undefined;
+    try {
+      // A 2 s lock: a job whose run was cut moves on quickly.
+      cluster = await startCluster({
+        apis: [{}],
+        databaseUrl: postgres.url,
+        env: { OCTAVO_JOB_LOCK_SECONDS: "2" },
+      });
+      const worker = await cluster.startWorker("all");
+      const client = new Client(cluster.apiUrls[0] ?? "", (await cluster.createAccount("business")).apiKey);
+
+      const accepted: string[] = [];
+      const refused: Refusal[] = [];
+      const send = async (phase: Refusal["phase"]) => {
+        try {
+          const answer = await client.postFiles("/v1/rotate", [{ path: small }], { angle: 90 });
+          if (answer.status === 202) accepted.push(answer.body.id as string);
+          else {
+            const retryAfter = answer.headers.get("retry-after");
+            refused.push({ phase, status: answer.status, error: answer.body.error, retryAfter });
+          }
+          return answer.status;
+        } catch (error) {
+          const cause = (error as { cause?: { code?: string } }).cause?.code;
+          refused.push({ phase, status: 0, error: `${String(error)} (${cause})` });
+          return 0;
+        }
+      };
+
+      // The burst, and the restart once a third of it is in: uploads in flight, jobs queued and running.
+      const burst = Promise.all(Array.from({ length: 30 }, () => send("burst")));
+      await waitFor("10 jobs accepted, one started", () =>
+        accepted.length >= 10 && logLines(worker, "job started").length > 0 ? true : undefined,
+      );
+      let restarted = false;
+      const restart = postgres.restart(2_000).then(() => {
+        restarted = true;
+      });
+      // Requests while it is down (a few, spaced: the plan allows 300 a minute).
+      const duringOutage: number[] = [];
+      while (!restarted && duringOutage.length < 15) {
+        duringOutage.push(await send("outage"));
+        await delay(200);
+      }
+      await restart;
+      await burst;
+      // Up again: a request is taken (tried every half second).
+      await waitFor(
+        "the API to take a job again",
+        async () => ((await send("after")) === 202 ? true : undefined),
+        30_000,
+        500,
+      );
+
+      // Every answer was 202, or 503 unavailable with a time to come back: never another 5xx, never none.
+      for (const refusal of refused) {
+        expect.soft(refusal, JSON.stringify(refused)).toMatchObject({
+          status: 503,
+          error: "unavailable",
+          retryAfter: expect.stringMatching(/^[1-9]\d*$/),
+        });
+      }
+      // The outage was seen: requests sent while it was down were refused at once, not left waiting.
+      expect(duringOutage, JSON.stringify(duringOutage)).toContain(503);
+
+      for (const id of accepted) {
+        const job = await client.waitForJob(id, 120_000);
+        expect(job.status, `${id}: ${JSON.stringify(job)}\n${worker.output().slice(-20_000)}`).toBe("done");
+      }
+      // One charge per accepted job, none reserved any longer.
+      expect((await client.get("/v1/account")).body).toMatchObject({
+        creditsUsed: accepted.length,
+        creditsReserved: 0,
+      });
+      const charges = await cluster.runtime.database.db
+        .selectFrom("credit_ledger")
+        .select("job_id")
+        .where("kind", "=", "charge")
+        .execute();
+      expect(charges.map((charge) => charge.job_id).sort()).toEqual([...accepted].sort());
+    } finally {
+      await cluster?.close();
+      await postgres.stop();
+    }
+  }, 240_000);
+});
