@@ -13,6 +13,7 @@ import {
   manyObjectsPdf,
   manyPagesPdf,
   nestedFormsPdf,
+  plainDocx,
   zipBombDocx,
 } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -125,6 +126,14 @@ describe("hostile documents and pages", () => {
     const laughs = await run("/v1/convert/word-to-pdf", write("laughs.docx", entityBombDocx()));
     expect(laughs).toMatchObject({ status: "failed", error: "invalid_input" });
   }, 300_000);
+
+  it("warns when a document converts to nothing visible", async () => {
+    const empty = await run("/v1/convert/word-to-pdf", write("empty.docx", plainDocx("")));
+    expect(empty.status).toBe("done");
+    expect(empty.warnings).toEqual([
+      expect.stringMatching(/^empty\.docx converted to a PDF with nothing visible/),
+    ]);
+  }, 120_000);
 
   it.each([
     ["loops forever", "<p>Looping</p><script>for (;;) {}</script>"],

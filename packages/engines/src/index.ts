@@ -2,6 +2,7 @@ import { loadMupdf } from "@octavo/mupdf";
 
 export { doctor, type EngineComponent, type Probe, probeProgram } from "./doctor.js";
 export { type JobErrorCode, JobFailure } from "./errors.js";
+export { marksNothing } from "./mupdf/blank.js";
 export { forgetBorrowed } from "./mupdf/borrowed.js";
 export { displayName, pdfNameLike } from "./names.js";
 export { runOperation } from "./operation.js";

@@ -2,10 +2,11 @@ import { createHash, randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, open, rename, rm, symlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { JobFailure } from "@octavo/engines";
+import { JobFailure, marksNothing } from "@octavo/engines";
 import { familyOf, type OfficeFamily, officeExtensions, textExtensions } from "./extensions.js";
 import {
   conversionFailed,
+  convertedToNothing,
   crashed,
   damaged,
   emptyFile,
@@ -64,6 +65,8 @@ export interface OfficeInput {
 export interface OfficeOutput {
   path: string;
   name: string;
+  /** What the client should know, e.g. that the PDF has nothing on it. */
+  warnings: string[];
 }
 
 const defaults = {
@@ -154,8 +157,9 @@ export class OfficeConverter {
       if (!answer.ok) throw failureFor(answer, shown, extension);
       if (answer.repaired) this.logger.info({ file: shown }, "LibreOffice repaired a damaged file");
       await checkPdf(partialPath, shown);
+      const warnings = (await marksNothing(partialPath)) ? [convertedToNothing(shown)] : [];
       await rename(partialPath, finalPath);
-      return { path: finalPath, name };
+      return { path: finalPath, name, warnings };
     } finally {
       await Promise.all([rm(jobDir, { recursive: true, force: true }), rm(partialPath, { force: true })]);
     }

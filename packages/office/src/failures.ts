@@ -59,6 +59,11 @@ export function notWhatItSays(name: string, extension: string, looksLike: string
   );
 }
 
+/** A warning, not a failure: an empty document converts to a blank page, and that may be what was sent. */
+export function convertedToNothing(name: string): string {
+  return `${name} converted to a PDF with nothing visible on it: the document has no text, pictures or drawings that print, or uses content the converter cannot render. Check that it shows content in an office application.`;
+}
+
 export function zipBomb(name: string, unpacked: number, size: number): JobFailure {
   const { maxUnpackedBytes, maxPackingRatio } = zipBombLimits;
   const shown = (count: number) => bytes.format(count, { decimalPlaces: 1, unitSeparator: " " });

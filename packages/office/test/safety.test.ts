@@ -165,12 +165,19 @@ describe("bombs", () => {
     );
   });
 
-  it("converts the same package with a plain paragraph, and a small run of spaces", async () => {
+  it("converts the same package with a plain paragraph; a run of spaces converts with a warning", async () => {
     const plain = await convert("plain.docx", plainDocx("A plain paragraph"));
     expect(await pdfText(plain.path)).toContain("A plain paragraph");
-    // 50 MB of spaces unpacks a thousand times its size, but stays under the size limit.
+    expect(plain.warnings).toEqual([]);
+    // 50 MB of spaces unpacks a thousand times its size, but stays under the size limit: it converts,
+    // to pages with nothing on them, and the client is told.
     const spaces = await convert("spaces.docx", zipBombDocx(50 * 1024 ** 2));
     expect(await pdfPages(spaces.path)).toBeGreaterThanOrEqual(1);
+    expect(spaces.warnings).toEqual([
+      expect.stringMatching(/^spaces\.docx converted to a PDF with nothing visible on it/),
+    ]);
+    const empty = await convert("empty.docx", plainDocx(""));
+    expect(empty.warnings).toHaveLength(1);
   }, 120_000);
 
   it("refuses a billion-laughs entity bomb without expanding it", async () => {

@@ -59,15 +59,15 @@ export class ResidentEngines {
     const deadline = AbortSignal.timeout(options.timeoutMs);
     const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
     try {
-      const outputs =
+      const { outputs, warnings } =
         task.operation === "html-to-pdf"
-          ? await this.renderHtml(task, signal)
+          ? { outputs: await this.renderHtml(task, signal), warnings: [] }
           : await this.convertOffice(task, signal, options.onProgress);
       return {
         type: "done",
         outputs,
         engine: task.operation === "html-to-pdf" ? "chromium" : "libreoffice",
-        warnings: [],
+        warnings,
       };
     } catch (error) {
       if (deadline.aborted) {
@@ -83,18 +83,20 @@ export class ResidentEngines {
     task: ResidentTask,
     signal: AbortSignal,
     onProgress: (fraction: number) => void,
-  ): Promise<TaskOutput[]> {
+  ): Promise<{ outputs: TaskOutput[]; warnings: string[] }> {
     const converter = this.officeConverter();
     const taken = new Set<string>();
     const outputs: TaskOutput[] = [];
+    const warnings: string[] = [];
     for (const [index, input] of task.inputs.entries()) {
       const outDir = join(task.workDir, String(index));
       await mkdir(outDir, { recursive: true });
       const converted = await converter.convert(input, outDir, signal);
       outputs.push({ path: converted.path, name: uniqueName(converted.name, taken), contentType: PDF });
+      warnings.push(...converted.warnings);
       onProgress((index + 1) / task.inputs.length);
     }
-    return outputs;
+    return { outputs, warnings };
   }
 
   private async renderHtml(task: EngineTask<"html-to-pdf">, signal: AbortSignal): Promise<TaskOutput[]> {
