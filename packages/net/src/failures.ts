@@ -50,6 +50,6 @@ export function outboundFailure(
       error,
     );
   }
-  const name = code ?? (error instanceof Error ? error.name : "unknown error");
-  return unreachable(`the request to ${where} failed (${name})`, error);
+  // A system error code (ECONNRESET) helps the client; an exception's class name would not.
+  return unreachable(`the request to ${where} failed${code === undefined ? "" : ` (${code})`}`, error);
 }
