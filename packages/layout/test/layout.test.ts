@@ -59,6 +59,21 @@ describe("layout blocks", () => {
     expect(paragraphText.join("\n")).not.toContain("164,380");
   });
 
+  it("splits body rows ruled only in rows into the columns their header's rulings draw", () => {
+    // ICDAR 2013 eu-016, page 3 (tuning half): vertical lines in the header only, a line under each row.
+    const page = analyzeDocument(open("tables/icdar2013_eu-016.pdf"), { pages: [2], images: false }).pages[0];
+    if (!page) throw new Error("no page 3");
+    const [table] = tablesOf(page);
+    if (!table) throw new Error("no table");
+    const grid = tableToGrid(table);
+    expect(grid[0]).toEqual(["Country", "Domestic (%)", "Imported (%)", "Unknown (%)", "Total (n)"]);
+    expect(grid[1]).toEqual(["Austria", "86.2", "13.8", "0", "3,375"]);
+    expect(table.cells.every((cell) => cell.colSpan === 1)).toBe(true);
+    // A title centred over its columns keeps its span (eu-018: a year over its two columns).
+    const [years] = tablesOf(firstPage("tables/icdar2013_eu-018.pdf"));
+    expect(years?.cells.find((cell) => cell.text === "2007")?.colSpan).toBe(2);
+  });
+
   it("does not take two-column prose for a table", () => {
     const doc = open("general/pdfjs_tracemonkey_with_annotations.pdf");
     expect(tablesOf(analyzeDocument(doc, { pages: [0, 1], images: false }))).toEqual([]);
