@@ -57,3 +57,87 @@ function piecesKeepToColumns(glyphs: Glyph[], edges: number[]): boolean {
   }
   return columns.size >= 2;
 }
+
+/** Coverage is counted on a grid of this step (points) across each column. */
+const coverageStepPt = 0.5;
+/** A gap holds at least this share of the column's text rows on each side, and two rows at least. */
+const minRowsBesideGap = 0.4;
+/** Rows whose text may run across a gap (a header over its sub-columns): this share at most. */
+const maxRowsAcrossGap = 0.2;
+/** A gap narrower than this (points) is the space between words, not between columns. */
+const minGapPt = 4;
+
+/**
+ * Where a ruled column holds two columns of text without a line between them (a ruled group over
+ * unruled sub-columns), adds the edge between them: at a strip of the column that the text of at least
+ * `minRowsBesideGap` of its rows keeps clear of on both sides, and at most `maxRowsAcrossGap` run
+ * across. An area whose text runs across the new edge spans both new columns.
+ */
+export function addUnruledColumns(grid: LatticeGrid, glyphs: Glyph[]): LatticeGrid {
+  let current = grid;
+  // Right to left, so that an added edge does not move the columns still to be looked at.
+  for (let col = grid.columnEdges.length - 2; col >= 0; col -= 1) {
+    for (const edge of gapsIn(current, col, glyphs).reverse()) current = withEdge(current, col, edge, glyphs);
+  }
+  return current;
+}
+
+/** The x positions of the gaps found in column `col`, left to right. */
+function gapsIn(grid: LatticeGrid, col: number, glyphs: Glyph[]): number[] {
+  const left = grid.columnEdges[col] ?? 0;
+  const right = grid.columnEdges[col + 1] ?? 0;
+  const rows = grid.areas
+    .filter((area) => area.col === col && area.colSpan === 1)
+    .map((area) => piecesOf(glyphs.filter((g) => !isBlank(g) && within(g, area, grid))))
+    .filter((pieces) => pieces.length > 0);
+  if (rows.length < 2) return [];
+  const steps = Math.max(0, Math.floor((right - left) / coverageStepPt));
+  const coverage = Array.from({ length: steps }, (_, step) => {
+    const x = left + (step + 0.5) * coverageStepPt;
+    return rows.filter((pieces) => pieces.some((piece) => piece.x0 <= x && piece.x1 >= x)).length;
+  });
+  const gaps: number[] = [];
+  for (let start = 0; start < steps; ) {
+    if ((coverage[start] ?? 0) > maxRowsAcrossGap * rows.length) {
+      start += 1;
+      continue;
+    }
+    let end = start;
+    while (end < steps && (coverage[end] ?? 0) <= maxRowsAcrossGap * rows.length) end += 1;
+    const x0 = left + start * coverageStepPt;
+    const x1 = left + end * coverageStepPt;
+    const beside = rows.filter(
+      (pieces) => pieces.some((piece) => piece.x1 <= x0) && pieces.some((piece) => piece.x0 >= x1),
+    ).length;
+    if (x1 - x0 >= minGapPt && beside >= Math.max(2, minRowsBesideGap * rows.length))
+      gaps.push((x0 + x1) / 2);
+    start = end;
+  }
+  return gaps;
+}
+
+function piecesOf(glyphs: Glyph[]): { x0: number; x1: number }[] {
+  return glyphRuns(glyphs, pieceGapEm)
+    .map(({ glyphs: piece }) => piece.filter((g) => !isBlank(g)))
+    .filter((inked) => inked.length > 0)
+    .map((inked) => ({
+      x0: Math.min(...inked.map((g) => g.box.x0)),
+      x1: Math.max(...inked.map((g) => g.box.x1)),
+    }));
+}
+
+/** The grid with an edge at `x` inside column `col`; areas right of it move one column right. */
+function withEdge(grid: LatticeGrid, col: number, x: number, glyphs: Glyph[]): LatticeGrid {
+  const columnEdges = [...grid.columnEdges.slice(0, col + 1), x, ...grid.columnEdges.slice(col + 1)];
+  const areas = grid.areas.flatMap((area): Area[] => {
+    if (area.col > col) return [{ ...area, col: area.col + 1 }];
+    if (area.col + area.colSpan <= col) return [area];
+    if (area.colSpan > 1) return [{ ...area, colSpan: area.colSpan + 1 }];
+    const crosses = piecesOf(glyphs.filter((g) => !isBlank(g) && within(g, area, grid))).some(
+      (piece) => piece.x0 < x && piece.x1 > x,
+    );
+    if (crosses) return [{ ...area, colSpan: 2 }];
+    return [area, { ...area, col: col + 1 }];
+  });
+  return { columnEdges, rowEdges: grid.rowEdges, areas };
+}

@@ -1,5 +1,5 @@
 import type { Mupdf as mupdf } from "@octavo/mupdf";
-import { splitUnruledColumns } from "./column-split.js";
+import { addUnruledColumns, splitUnruledColumns } from "./column-split.js";
 import type { Glyph } from "./glyphs.js";
 import { type LatticeGrid, latticeGrids } from "./lattice.js";
 import { splitUnruledRows } from "./row-split.js";
@@ -62,7 +62,7 @@ export function ruledTables(
   const tables: Table[] = [];
   let rest = glyphs;
   for (const grid of grids) {
-    const refined = splitUnruledColumns(splitUnruledRows(grid, rest), rest);
+    const refined = addUnruledColumns(splitUnruledColumns(splitUnruledRows(grid, rest), rest), rest);
     const { table, taken } = pourIntoGrid(
       rest,
       refined.columnEdges,

@@ -74,6 +74,16 @@ describe("layout blocks", () => {
     expect(years?.cells.find((cell) => cell.text === "2007")?.colSpan).toBe(2);
   });
 
+  it("adds the edge between unruled sub-columns of a ruled column", () => {
+    // ICDAR 2013 us-033 (tuning half): each ruled group holds its Male and Female columns, unruled.
+    const [table] = tablesOf(firstPage("tables/icdar2013_us-033.pdf"));
+    if (!table) throw new Error("no table");
+    const grid = tableToGrid(table);
+    expect(grid[1]?.slice(0, 3)).toEqual(["2-11months", "1,087,948", "1,022,490"]);
+    // The group's name runs across the new edge: it spans both sub-columns.
+    expect(table.cells.find((cell) => cell.text.startsWith("Non-Hispanic white"))?.colSpan).toBe(2);
+  });
+
   it("does not take two-column prose for a table", () => {
     const doc = open("general/pdfjs_tracemonkey_with_annotations.pdf");
     expect(tablesOf(analyzeDocument(doc, { pages: [0, 1], images: false }))).toEqual([]);
