@@ -8,6 +8,12 @@ function indexIn(edges: number[], v: number): number {
   return edges.length - 2;
 }
 
+/** True when two line centres are the same line: within half the band's median glyph size. */
+function near(a: number, b: number, band: Glyph[]): boolean {
+  const sizes = band.map((g) => g.size).sort((x, y) => x - y);
+  return Math.abs(a - b) < 0.5 * (sizes[Math.floor(sizes.length / 2)] ?? 10);
+}
+
 /** Mean y of the glyph centres of each text line in a band, top to bottom. */
 function lineCentres(glyphs: Glyph[]): number[] {
   const sorted = [...glyphs].sort((a, b) => a.baseline - b.baseline);
@@ -53,11 +59,21 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
     if (r === 0 && rows > 1) return;
     const centres = lineCentres(band);
     if (centres.length < 3) return;
-    // Split only where at least two cells carry every one of the band's lines: then the lines are
-    // rows; a header's wrapped cells, centred at different heights, never all line up.
-    const counts = [...byArea.values()].map((gs) => lineCentres(gs).length);
-    if (counts.filter((n) => n === centres.length).length < 2) return;
+    // Split only where the lines are rows: at least two cells carry every one of the band's lines (a
+    // header's wrapped cells, centred at different heights, never all line up), or cells of several
+    // lines leave some of the band's lines out in the middle (values beside a label column that has
+    // group headings between them), which wrapped text, filling its lines from the top, never does.
+    const cellLines = [...byArea.values()].map((gs) => lineCentres(gs));
+    const counts = cellLines.map((lines) => lines.length);
     if (counts.filter((n) => n > 1).length < 0.6 * counts.length) return;
+    const everyLine = counts.filter((n) => n === centres.length).length >= 2;
+    const skipsLines = (lines: number[]) =>
+      lines.length > 1 &&
+      lines.length < centres.length &&
+      lines.some((y, i) => !near(y, centres[i] ?? y, band));
+    // Lines are only rows of horizontal text: rotated text has no such lines.
+    const horizontal = band.every((g) => g.rotation === 0);
+    if (!everyLine && (!horizontal || cellLines.filter(skipsLines).length < 2)) return;
     extra.set(
       r,
       centres.slice(1).map((c, i) => (c + (centres[i] ?? c)) / 2),

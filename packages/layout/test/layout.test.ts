@@ -12,6 +12,10 @@ function open(file: string): Mupdf.Document {
   return mupdf.Document.openDocument(readFileSync(corpusPath(file)), "application/pdf");
 }
 
+function fail(): never {
+  throw new Error("no such table");
+}
+
 function firstPage(file: string, images = false): PageLayout {
   const page = analyzeDocument(open(file), { pages: [0], images }).pages[0];
   if (!page) throw new Error(file);
@@ -82,6 +86,18 @@ describe("layout blocks", () => {
     expect(grid[1]?.slice(0, 3)).toEqual(["2-11months", "1,087,948", "1,022,490"]);
     // The group's name runs across the new edge: it spans both sub-columns.
     expect(table.cells.find((cell) => cell.text.startsWith("Non-Hispanic white"))?.colSpan).toBe(2);
+  });
+
+  it("splits a ruled body into rows where value columns skip the label column's group headings", () => {
+    // ICDAR 2013 us-008, page 3 (tuning half): one ruled body row; the labels have group headings
+    // ("3-Year-Old Cohort") on lines where the value columns have nothing.
+    const page = analyzeDocument(open("tables/icdar2013_us-008.pdf"), { pages: [2], images: false }).pages[0];
+    if (!page) throw new Error("no page 3");
+    const grid = tableToGrid(
+      tablesOf(page).find((t) => t.cells.some((c) => c.text === "Sample Group")) ?? fail(),
+    );
+    expect(grid.map((row) => row[0])).toContain("3-Year-Old Cohort");
+    expect(grid.find((row) => row[0] === "Control Group")?.slice(1)).toEqual(["17.3%", "82.7%", "100%"]);
   });
 
   it("does not take two-column prose for a table", () => {
