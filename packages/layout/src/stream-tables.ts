@@ -26,6 +26,11 @@ function candidateRuns(rows: TextRow[], bodySize: number): TextRow[][] {
     const last = run[run.length - 1];
     const gap = last ? row.top - last.bottom : 0;
     if (last && gap > Math.max(2.5 * bodySize, 1.6 * (last.bottom - last.top))) close();
+    // A line of prose across most of the table (a footnote under it, numbered) is no table row.
+    if (row.fragments.some((f) => isProseLine(f, run))) {
+      close();
+      continue;
+    }
     const multi = row.fragments.length >= 2;
     const single = row.fragments[0];
     // A lone fragment continues a table when it is narrow, like a wrapped cell or a group label.
@@ -35,6 +40,19 @@ function candidateRuns(rows: TextRow[], bodySize: number): TextRow[][] {
   }
   close();
   return runs;
+}
+
+/** Words in a fragment beyond which, spanning most of the run, it is a line of prose. */
+const proseWords = 6;
+/** The share of the run's width a fragment of prose spans. */
+const proseWidthShare = 0.6;
+
+function isProseLine(fragment: TextRow["fragments"][number], run: TextRow[]): boolean {
+  return (
+    run.length > 0 &&
+    fragment.box.x1 - fragment.box.x0 > proseWidthShare * runWidth(run) &&
+    fragment.text.split(/\s+/).length > proseWords
+  );
 }
 
 function runWidth(run: TextRow[]): number {

@@ -16,10 +16,14 @@ function fail(): never {
   throw new Error("no such table");
 }
 
-function firstPage(file: string, images = false): PageLayout {
-  const page = analyzeDocument(open(file), { pages: [0], images }).pages[0];
-  if (!page) throw new Error(file);
+function pageOf(file: string, index: number, images = false): PageLayout {
+  const page = analyzeDocument(open(file), { pages: [index], images }).pages[0];
+  if (!page) throw new Error(`${file}: no page ${index + 1}`);
   return page;
+}
+
+function firstPage(file: string, images = false): PageLayout {
+  return pageOf(file, 0, images);
 }
 
 describe("layout blocks", () => {
@@ -65,8 +69,7 @@ describe("layout blocks", () => {
 
   it("splits body rows ruled only in rows into the columns their header's rulings draw", () => {
     // ICDAR 2013 eu-016, page 3 (tuning half): vertical lines in the header only, a line under each row.
-    const page = analyzeDocument(open("tables/icdar2013_eu-016.pdf"), { pages: [2], images: false }).pages[0];
-    if (!page) throw new Error("no page 3");
+    const page = pageOf("tables/icdar2013_eu-016.pdf", 2);
     const [table] = tablesOf(page);
     if (!table) throw new Error("no table");
     const grid = tableToGrid(table);
@@ -91,13 +94,31 @@ describe("layout blocks", () => {
   it("splits a ruled body into rows where value columns skip the label column's group headings", () => {
     // ICDAR 2013 us-008, page 3 (tuning half): one ruled body row; the labels have group headings
     // ("3-Year-Old Cohort") on lines where the value columns have nothing.
-    const page = analyzeDocument(open("tables/icdar2013_us-008.pdf"), { pages: [2], images: false }).pages[0];
-    if (!page) throw new Error("no page 3");
+    const page = pageOf("tables/icdar2013_us-008.pdf", 2);
     const grid = tableToGrid(
       tablesOf(page).find((t) => t.cells.some((c) => c.text === "Sample Group")) ?? fail(),
     );
     expect(grid.map((row) => row[0])).toContain("3-Year-Old Cohort");
     expect(grid.find((row) => row[0] === "Control Group")?.slice(1)).toEqual(["17.3%", "82.7%", "100%"]);
+  });
+
+  it("ends a borderless table at a line of prose under it, a numbered footnote", () => {
+    // ICDAR 2013 us-018, page 4 (tuning half): the footnotes "1 Since the biennial …" once joined the
+    // table, and their long lines covered every gap between its columns.
+    const page = pageOf("tables/icdar2013_us-018.pdf", 3);
+    const [table] = tablesOf(page);
+    if (!table) throw new Error("no table");
+    const grid = tableToGrid(table);
+    expect(grid.find((row) => row[0] === "1999")).toEqual([
+      "1999",
+      "3,319",
+      "2,911",
+      "408",
+      "305",
+      "222",
+      "83",
+    ]);
+    expect(table.cells.some((cell) => cell.text.includes("Since the biennial"))).toBe(false);
   });
 
   it("does not take two-column prose for a table", () => {
