@@ -103,7 +103,8 @@ function tooManyPages(name: string, pages: number): JobFailure {
 
 /**
  * The cheap limits, checked on the probe before any engine works on the file: the object count, the page
- * count and the declared size of its largest image. A page count above the limit is taken at its word
+ * count, the declared size of its largest image and any stream that inflates beyond its limit (a
+ * decompression bomb is refused as one, not taken for damage). A page count above the limit is taken at its word
  * only when the file has an object for each page; one that claims more pages than it has objects lies
  * (`/Count 9999999999` over one page), which is damage that a rebuild of the page tree mends.
  */
@@ -118,10 +119,10 @@ export function refuseOverLimits(probe: MupdfProbe, name: string): void {
   }
   if (pages !== undefined && pages > limits.maxPages && pages <= objects) throw tooManyPages(name, pages);
   if (largestImage !== undefined && largestImage.bytes > limits.maxImageBytes) {
-    const { width, height, bytes } = largestImage;
+    const { width, height, bytes: decoded } = largestImage;
     throw new JobFailure(
       "invalid_input",
-      `${name} holds an image of ${count(width)} × ${count(height)} pixels, ${byteSize(bytes)} decoded; images larger than ${byteSize(limits.maxImageBytes)} decoded are not processed.`,
+      `${name} holds an image of ${count(width)} × ${count(height)} pixels, ${byteSize(decoded)} decoded; images larger than ${byteSize(limits.maxImageBytes)} decoded are not processed.`,
     );
   }
   if (inflatesBeyond !== undefined) {

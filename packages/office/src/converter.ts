@@ -125,6 +125,16 @@ export class OfficeConverter {
     this.pool = new Pool(this.instances);
   }
 
+  /** Whether the output shows nothing; a check that cannot be made never fails the conversion. */
+  private async marksNothing(path: string, shown: string): Promise<boolean> {
+    try {
+      return await marksNothing(path);
+    } catch (error) {
+      this.logger.warn({ file: shown, err: error }, "could not check the PDF for visible content");
+      return false;
+    }
+  }
+
   /** Converts one file; writes `<name without extension>.pdf` into `outDir`. Throws JobFailure. */
   async convert(input: OfficeInput, outDir: string, signal?: AbortSignal): Promise<OfficeOutput> {
     const shown = displayName(input.name);
@@ -157,7 +167,7 @@ export class OfficeConverter {
       if (!answer.ok) throw failureFor(answer, shown, extension);
       if (answer.repaired) this.logger.info({ file: shown }, "LibreOffice repaired a damaged file");
       await checkPdf(partialPath, shown);
-      const warnings = (await marksNothing(partialPath)) ? [convertedToNothing(shown)] : [];
+      const warnings = (await this.marksNothing(partialPath, shown)) ? [convertedToNothing(shown)] : [];
       await rename(partialPath, finalPath);
       return { path: finalPath, name, warnings };
     } finally {

@@ -1,15 +1,32 @@
-import { loadMupdf, type Mupdf, type MupdfModule } from "@octavo/mupdf";
+import { loadMupdf, renewMupdf } from "@octavo/mupdf";
 import { openPdf } from "./document.js";
 
 /** Pages looked at: a document with nothing on its first pages but something later is rare enough. */
 const pagesLooked = 50;
+/** Pages are drawn at this scale (18 dpi): a 6 pt glyph still darkens a pixel or two. */
+const drawScale = 0.25;
+/** A grey sample darker than this is a mark; paper-white backgrounds and white text stay above it. */
+const markBelow = 250;
 
 /**
- * True when none of the first pages of the PDF marks anything: no glyph but spaces, no image or shading,
- * no path in a colour other than white. A converter's output like that means the document converted to
- * nothing, which the client should hear about.
+ * True when none of the first pages of the PDF marks anything: each is drawn small in grey, and no
+ * pixel is darker than near-white. A converter's output like that means the document converted to
+ * nothing, which the client should hear about. (Drawing, not a device's callbacks: MuPDF.js wraps the
+ * images it hands a callback without a reference of their own, and its finalizer would free them twice.)
+ * Throws when MuPDF cannot read the file; after a trap in its WebAssembly, the process's instance is
+ * renewed first, so that the next document finds it sound.
  */
 export async function marksNothing(path: string): Promise<boolean> {
+  try {
+    return await scan(path);
+  } catch (error) {
+    // WebAssembly.RuntimeError ("memory access out of bounds"): the instance's memory is unusable.
+    if (error instanceof Error && error.name === "RuntimeError") await renewMupdf();
+    throw error;
+  }
+}
+
+async function scan(path: string): Promise<boolean> {
   const mupdf = await loadMupdf();
   const doc = await openPdf(path);
   try {
@@ -17,7 +34,16 @@ export async function marksNothing(path: string): Promise<boolean> {
     for (let index = 0; index < pages; index += 1) {
       const page = doc.loadPage(index);
       try {
-        if (pageMarks(mupdf, page)) return false;
+        const pixmap = page.toPixmap(
+          mupdf.Matrix.scale(drawScale, drawScale),
+          mupdf.ColorSpace.DeviceGray,
+          false,
+        );
+        try {
+          if (pixmap.getPixels().some((sample) => sample < markBelow)) return false;
+        } finally {
+          pixmap.destroy();
+        }
       } finally {
         page.destroy();
       }
@@ -26,52 +52,4 @@ export async function marksNothing(path: string): Promise<boolean> {
   } finally {
     doc.destroy();
   }
-}
-
-function pageMarks(mupdf: MupdfModule, page: Mupdf.PDFPage): boolean {
-  let marked = false;
-  const paint = (colorspace: Mupdf.ColorSpace, color: number[]) => {
-    if (!isWhite(colorspace, color)) marked = true;
-  };
-  const device = new mupdf.Device({
-    fillPath: (_path, _evenOdd, _ctm, colorspace, color) => paint(colorspace, color),
-    strokePath: (_path, _stroke, _ctm, colorspace, color) => paint(colorspace, color),
-    fillText: (text) => {
-      if (showsGlyph(text)) marked = true;
-    },
-    strokeText: (text) => {
-      if (showsGlyph(text)) marked = true;
-    },
-    fillShade: () => {
-      marked = true;
-    },
-    fillImage: () => {
-      marked = true;
-    },
-    fillImageMask: () => {
-      marked = true;
-    },
-  });
-  try {
-    page.run(device, mupdf.Matrix.identity);
-  } finally {
-    device.close();
-  }
-  return marked;
-}
-
-function isWhite(colorspace: Mupdf.ColorSpace, color: number[]): boolean {
-  if (colorspace.isCMYK()) return color.every((value) => value === 0);
-  return color.every((value) => value === 1);
-}
-
-function showsGlyph(text: Mupdf.Text): boolean {
-  let shown = false;
-  text.walk({
-    showGlyph: (_font, _trm, _glyph, unicode) => {
-      // A glyph without a character (unicode below 1) still paints something.
-      if (unicode < 1 || !/^\s$/u.test(String.fromCodePoint(unicode))) shown = true;
-    },
-  });
-  return shown;
 }

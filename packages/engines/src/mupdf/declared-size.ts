@@ -1,7 +1,7 @@
 import { inflateSync } from "node:zlib";
 import type { PdfDocument } from "./document.js";
 
-/** What a file's structure says it holds, read without decoding any stream. */
+/** What a file's structure says it holds, read without decoding any stream in full. */
 export interface DeclaredSize {
   /** Entries in the cross-reference table: the objects the file says it has. */
   objects: number;
@@ -97,8 +97,10 @@ function inflatesBeyond(stream: PdfObject, limit: number): boolean {
     const filter = dictionary.get("Filter");
     const first = filter.isArray() ? filter.get(0) : filter;
     if (!first.isName() || !["FlateDecode", "Fl"].includes(first.asName())) return false;
-    if (dictionary.get("Length").asNumber() * maxDeflateRatio <= limit) return false;
-    inflateSync(stream.readRawStream().asUint8Array(), { maxOutputLength: limit });
+    // The raw bytes, not /Length, which a hostile file can make small.
+    const raw = stream.readRawStream().asUint8Array();
+    if (raw.length * maxDeflateRatio <= limit) return false;
+    inflateSync(raw, { maxOutputLength: limit });
     return false;
   } catch (error) {
     // Only the limit counts here; a stream that does not inflate is damage for the engines to judge.
