@@ -11,8 +11,8 @@ const markBelow = 250;
 /**
  * True when none of the first pages of the PDF marks anything: each is drawn small in grey, and no
  * pixel is darker than near-white. A converter's output like that means the document converted to
- * nothing, which the client should hear about. (Drawing, not a device's callbacks: MuPDF.js wraps the
- * images it hands a callback without a reference of their own, and its finalizer would free them twice.)
+ * nothing, which the client should hear about. Drawing sees whatever shows (text, paths, images,
+ * shadings) without the bookkeeping a custom device's image callbacks need (see `forgetBorrowed`).
  * Throws when MuPDF cannot read the file; after a trap in its WebAssembly, the process's instance is
  * renewed first, so that the next document finds it sound.
  */
