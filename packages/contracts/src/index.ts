@@ -8,7 +8,7 @@ export {
   jobErrors,
 } from "./errors.js";
 export { type Lane, operationLanes, queueConcurrency } from "./lanes.js";
-export { apiKeyPrefix, serviceLimits, webhookSignatureHeader } from "./limits.js";
+export { apiKeyPrefix, inputLimits, serviceLimits, webhookSignatureHeader } from "./limits.js";
 export { buildOpenApiDocument } from "./openapi/document.js";
 export { isOperationId, type OperationId, operationIds } from "./operation-ids.js";
 export {

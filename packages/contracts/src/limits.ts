@@ -15,5 +15,39 @@ export const serviceLimits = {
   webhookToleranceSeconds: 300,
 } as const;
 
+/**
+ * What an input may hold, read before any engine works on it; a file over a limit fails its job with
+ * invalid_input, naming the limit. The engines and the Office converter check these, and the API
+ * description states them.
+ */
+export const inputLimits = {
+  /** A PDF with more pages than this (counting only a page tree with an object for each page). */
+  maxPages: 20_000,
+  /**
+   * A PDF with more objects than this. qpdf holds about 400 bytes an object, so a million take 400 MB
+   * of a sandbox's 2 GB before any page is read; the densest file of the corpus has 25,688 objects on
+   * one page, the largest 13,689 over 104 pages.
+   */
+  maxObjects: 1_000_000,
+  /**
+   * An image that decodes to more bytes than this (width × height × bits per pixel): every engine that
+   * renders it would hold it whole, beyond half a sandbox's default 2 GB. The largest image of the
+   * corpus, a 35,000 × 35,000 one-bit scan, decodes to 153 MB.
+   */
+  maxImageBytes: 1024 ** 3,
+  /**
+   * A stream (other than an image) that inflates beyond this: a decompression bomb. Content streams
+   * of the largest vector maps run to tens of megabytes; no stream of the corpus passes 64 MB.
+   */
+  maxInflatedStreamBytes: 512 * 1024 ** 2,
+  /**
+   * An Office package (ZIP) that unpacks to more than this at over `maxPackingRatio` times its size is
+   * a ZIP bomb. Office XML packs 5 to 20 times, so no real document of an allowed size is both; a bomb
+   * of repeated bytes packs a thousand times.
+   */
+  maxUnpackedBytes: 256 * 1024 ** 2,
+  maxPackingRatio: 100,
+} as const;
+
 export const webhookSignatureHeader = "SVC-Signature";
 export const apiKeyPrefix = "svc_live_";

@@ -176,6 +176,14 @@ describe("OpenAPI document", () => {
     expect(at(document, "webhooks", "jobFinished", "post")).toBeDefined();
   });
 
+  it("states the input limits a file is refused at", () => {
+    const description = String(at(document, "info").description);
+    expect(description).toContain(
+      "when a PDF has more than 20,000 pages or 1,000,000 objects, holds an image that decodes to more than 1 GB or a stream that inflates to more than 512 MB, or when an Office file unpacks to more than 256 MB at over 100 times its size",
+    );
+    expect(description).toContain("ends done with a warning");
+  });
+
   it("describes the fair queues, the running caps of every plan and the back-pressure answers", () => {
     const description = String(at(document, "info").description);
     expect(description).toContain("Jobs running at once (light / heavy)");

@@ -1,7 +1,6 @@
-import { durationInWords } from "@octavo/contracts";
+import { durationInWords, inputLimits } from "@octavo/contracts";
 import { JobFailure } from "@octavo/engines";
 import bytes from "bytes";
-import { zipBombLimits } from "./inspect.js";
 
 /** What each extension promises, for messages. */
 const formatNames: Readonly<Record<string, string>> = {
@@ -65,7 +64,7 @@ export function convertedToNothing(name: string): string {
 }
 
 export function zipBomb(name: string, unpacked: number, size: number): JobFailure {
-  const { maxUnpackedBytes, maxPackingRatio } = zipBombLimits;
+  const { maxUnpackedBytes, maxPackingRatio } = inputLimits;
   const shown = (count: number) => bytes.format(count, { decimalPlaces: 1, unitSeparator: " " });
   return new JobFailure(
     "invalid_input",

@@ -1,4 +1,5 @@
 import { open, readFile } from "node:fs/promises";
+import { inputLimits } from "@octavo/contracts";
 import * as CFB from "cfb";
 import { zipPackageExtensions } from "./extensions.js";
 import { unpackedBytes } from "./zip-size.js";
@@ -10,13 +11,6 @@ export type InputVerdict =
   | { kind: "password" }
   | { kind: "mismatch"; looksLike: string }
   | { kind: "zip-bomb"; unpackedBytes: number; size: number };
-
-/**
- * A ZIP package is refused as a bomb when it unpacks to more than this, at more than `maxPackingRatio`
- * times its size. Office XML packs 5 to 20 times, so no real document of an allowed upload size is both;
- * a bomb of repeated bytes packs a thousand times.
- */
-export const zipBombLimits = { maxUnpackedBytes: 256 * 1024 ** 2, maxPackingRatio: 100 } as const;
 
 const headBytes = 4096;
 // Reading a compound file whole to look for its encryption streams is fine up to this size; larger
@@ -50,7 +44,7 @@ export async function inspectInput(path: string, extension: string): Promise<Inp
   }
   if (isZip(head)) {
     const unpacked = (await unpackedBytes(path)) ?? 0;
-    const { maxUnpackedBytes, maxPackingRatio } = zipBombLimits;
+    const { maxUnpackedBytes, maxPackingRatio } = inputLimits;
     if (unpacked > maxUnpackedBytes && unpacked > size * maxPackingRatio)
       return { kind: "zip-bomb", unpackedBytes: unpacked, size };
   }

@@ -1,6 +1,6 @@
 import { apiErrors, jobErrors } from "../errors.js";
 import { operationLanes } from "../lanes.js";
-import { apiKeyPrefix, serviceLimits, webhookSignatureHeader } from "../limits.js";
+import { apiKeyPrefix, inputLimits, serviceLimits, webhookSignatureHeader } from "../limits.js";
 import { operations } from "../operations.js";
 import { bytesPerMB, type PlanId, plans } from "../plans.js";
 
@@ -45,6 +45,7 @@ const lightOperations = () =>
     .map((operation) => operation.id)
     .join(", ");
 
+const count = (value: number) => value.toLocaleString("en-US");
 const countRange = (min: number, max: number) => (min === max ? `${min}` : `${min}-${max}`);
 
 function operationsTable(): string {
@@ -107,6 +108,7 @@ When webhook_url is given (paid plans; 403 webhooks_not_in_plan on ${plans[free]
 - **Rate limits**: every authenticated response carries the IETF headers \`RateLimit-Policy\` and \`RateLimit\`; 429 comes with \`Retry-After\` in seconds. \`GET /v1/jobs/{job_id}?wait=N\` holds the answer up to N seconds (at most 60) until the job ends.
 - **URL inputs**: only http and https; loopback, private, link-local (cloud metadata), CGNAT, unique-local, multicast and reserved addresses are refused in every notation and on every redirect (blocked_url). A URL that cannot be downloaded gives unreachable_url; one larger than the plan allows gives 413 too_large. The file name comes from Content-Disposition, else the URL path, else the Content-Type.
 - **Scheduling**: in each operation's queue, a job waits behind its own account's unfinished jobs of that operation, not behind other accounts' (accounts take turns). An account runs at most its plan's jobs at once (table above); light operations are ${lightOperations()}, the others are heavy. Operation endpoints answer 429 rate_limited, with Retry-After, while the account's own waiting jobs of that operation would take longer to run than the server's bound (5 minutes by default).
+- **Input limits**: before any engine works on a file, the job fails with invalid_input, naming the limit, when a PDF has more than ${count(inputLimits.maxPages)} pages or ${count(inputLimits.maxObjects)} objects, holds an image that decodes to more than ${inputLimits.maxImageBytes / bytesPerMB / 1024} GB or a stream that inflates to more than ${inputLimits.maxInflatedStreamBytes / bytesPerMB} MB, or when an Office file unpacks to more than ${inputLimits.maxUnpackedBytes / bytesPerMB} MB at over ${inputLimits.maxPackingRatio} times its size. An Office document that converts to a PDF with nothing visible on it ends done with a warning.
 - **503 unavailable** with Retry-After when the service cannot take work (a backing service is unreachable, the queue is full: its waiting jobs would take longer to run than the server's bound, 15 minutes by default; or the operation's engine is not installed yet).
 
 ## Errors
