@@ -86,9 +86,15 @@ export function addUnruledColumns(grid: LatticeGrid, glyphs: Glyph[]): LatticeGr
 function gapsIn(grid: LatticeGrid, col: number, glyphs: Glyph[]): number[] {
   const left = grid.columnEdges[col] ?? 0;
   const right = grid.columnEdges[col + 1] ?? 0;
+  // Areas spanning into neighbouring columns count too, by their pieces that reach into this one: a
+  // body row ruled only above and below spans the columns a ruled header divides.
   const rows = grid.areas
-    .filter((area) => area.col === col && area.colSpan === 1)
-    .map((area) => piecesOf(glyphs.filter((g) => !isBlank(g) && within(g, area, grid))))
+    .filter((area) => area.col <= col && area.col + area.colSpan > col)
+    .map((area) =>
+      piecesOf(glyphs.filter((g) => !isBlank(g) && within(g, area, grid))).filter(
+        (piece) => piece.x1 > left && piece.x0 < right,
+      ),
+    )
     .filter((pieces) => pieces.length > 0);
   if (rows.length < 2) return [];
   const steps = Math.max(0, Math.floor((right - left) / coverageStepPt));

@@ -56,7 +56,7 @@ export function analyzePage(page: mupdf.Page, index: number, options: AnalyzeOpt
   if (options.tables ?? true) {
     const ruled = ruledTables(page, rest, bodySize);
     tables.push(...ruled.tables);
-    const stream = streamTables(ruled.rest, bodySize, ruled.rulings);
+    const stream = streamTables(ruled.rest, bodySize, ruled.slants);
     tables.push(...stream.tables);
     rest = stream.rest;
   }

@@ -44,6 +44,42 @@ function bands<T extends Placed>(items: T[]): T[][] {
 }
 
 /**
+ * Stretches of bands, top to bottom: column stretches (bands that keep a vertical gutter) and
+ * full-width stretches, so two columns whose lines share baselines stay apart.
+ */
+function stretches<T extends Placed>(items: T[], minGutter: number): T[][] {
+  const groups: T[][] = [];
+  const split = (list: T[]) => gutters(list, minGutter).length > 0;
+  for (const band of bands(items)) {
+    const group = groups[groups.length - 1];
+    const joined = group ? split([...group, ...band]) : false;
+    // Column stretches absorb bands that keep their gutter; full-width stretches absorb full-width bands.
+    if (group && split(group) && joined) group.push(...band);
+    else if (group && !split(group) && !split(band) && !joined) group.push(...band);
+    else groups.push([...band]);
+  }
+  return groups;
+}
+
+/**
+ * The items of each column of the page's multi-column stretches, one level deep (a column's own
+ * gutters, such as a table's, are not cut). Full-width stretches are left out.
+ */
+export function pageColumns<T extends Placed>(items: T[], minGutter: number): T[][] {
+  return stretches(items, minGutter).flatMap((group) => {
+    const cuts = gutters(group, minGutter);
+    if (!cuts.length) return [];
+    const edges = [Number.NEGATIVE_INFINITY, ...cuts.flat(), Number.POSITIVE_INFINITY];
+    return Array.from({ length: cuts.length + 1 }, (_, c) =>
+      group.filter((i) => {
+        const x = (i.box.x0 + i.box.x1) / 2;
+        return x >= (edges[2 * c] ?? 0) && x <= (edges[2 * c + 1] ?? 0);
+      }),
+    );
+  });
+}
+
+/**
  * Recursive XY-cut that keeps columns whole: bands are grouped while the group still has a
  * vertical gutter, so two columns whose lines share baselines are not read across.
  */
@@ -56,17 +92,7 @@ export function readingOrder<T extends Placed>(
   const result: Sections<T> = { leaves: [], columns: [] };
   if (!items.length) return result;
   let tallest = 0;
-  const groups: T[][] = [];
-  for (const band of bands(items)) {
-    const group = groups[groups.length - 1];
-    const split = (list: T[]) => gutters(list, minGutter).length > 0;
-    const joined = group ? split([...group, ...band]) : false;
-    // Column stretches absorb bands that keep their gutter; full-width stretches absorb full-width bands.
-    if (group && split(group) && joined) group.push(...band);
-    else if (group && !split(group) && !split(band) && !joined) group.push(...band);
-    else groups.push([...band]);
-  }
-  for (const group of groups) {
+  for (const group of stretches(items, minGutter)) {
     const cuts = depth < 4 ? gutters(group, minGutter) : [];
     if (!cuts.length) {
       result.leaves.push({ items: group.sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0), frame });

@@ -3,7 +3,7 @@ import { addUnruledColumns, splitUnruledColumns } from "./column-split.js";
 import type { Glyph } from "./glyphs.js";
 import { type LatticeGrid, latticeGrids } from "./lattice.js";
 import { splitUnruledRows } from "./row-split.js";
-import { collectRulings, type PageRulings, type Rulings } from "./rulings.js";
+import { collectRulings, type PageRulings, type Point, type Rulings } from "./rulings.js";
 import { mergeRulings, rulingNetworks } from "./segments.js";
 import { filledShare, pourIntoGrid } from "./table-build.js";
 import type { Box, Table } from "./types.js";
@@ -48,21 +48,25 @@ function tableRulings(page: PageRulings): Rulings {
 }
 
 /**
- * Tables drawn with rulings. A grid counts as a table when at least two of its cells hold text
- * and text fills a fair share of them (bar charts and framed boxes do not).
+ * Tables drawn with rulings. A grid counts as a table when at least two of its cells, in two
+ * columns, hold text and text fills a fair share of them (bar charts and framed boxes do not).
  */
 export function ruledTables(
   page: mupdf.Page,
   glyphs: Glyph[],
   bodySize: number,
-): { tables: Table[]; rest: Glyph[]; rulings: Rulings } {
-  const rulings = tableRulings(collectRulings(page));
+): { tables: Table[]; rest: Glyph[]; slants: Point[] } {
+  const drawn = collectRulings(page);
+  const rulings = tableRulings(drawn);
   // Largest first, so a table nested in another's cell stays that cell's text.
   const grids = latticeGrids(rulings).sort((a, b) => gridArea(b) - gridArea(a));
   const tables: Table[] = [];
   let rest = glyphs;
   for (const grid of grids) {
-    const refined = addUnruledColumns(splitUnruledColumns(splitUnruledRows(grid, rest), rest), rest);
+    const refined = splitUnruledColumns(
+      addUnruledColumns(splitUnruledColumns(splitUnruledRows(grid, rest), rest), rest),
+      rest,
+    );
     const { table, taken } = pourIntoGrid(
       rest,
       refined.columnEdges,
@@ -72,10 +76,12 @@ export function ruledTables(
       bodySize,
     );
     if (tables.some((t) => inside(table.box, t.box))) continue;
-    const filled = table.cells.filter((c) => c.text !== "").length;
-    if (filled < 2 || filledShare(table) < 0.2) continue;
+    const filled = table.cells.filter((c) => c.text !== "");
+    // A grid with text in one column only is a chart's gridlines or a framed list, not a table.
+    const columnsWithText = new Set(filled.map((c) => c.col)).size;
+    if (filled.length < 2 || columnsWithText < 2 || filledShare(table) < 0.2) continue;
     tables.push(table);
     rest = rest.filter((g) => !taken.has(g));
   }
-  return { tables, rest, rulings };
+  return { tables, rest, slants: drawn.slants };
 }

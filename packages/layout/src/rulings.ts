@@ -18,9 +18,11 @@ export interface Rulings {
 export interface PageRulings {
   lines: Rulings;
   boxEdges: Rulings;
+  /** Midpoints of drawn slanted segments: the strokes of charts, arrows and diagrams, not of tables. */
+  slants: Point[];
 }
 
-type Point = [number, number];
+export type Point = [number, number];
 
 const maxThickness = 3;
 const minLength = 2;
@@ -72,6 +74,19 @@ function addSegment(out: Rulings, a: Point, b: Point, tolerance: number): void {
   }
 }
 
+/** Records the slanted edges of a polyline (neither horizontal nor vertical within `tolerance`). */
+function addSlants(out: Point[], points: Point[], tolerance: number): void {
+  for (let i = 1; i < points.length; i++) {
+    const a = points[i - 1];
+    const b = points[i];
+    if (!a || !b) continue;
+    const dx = Math.abs(a[0] - b[0]);
+    const dy = Math.abs(a[1] - b[1]);
+    if (dx > tolerance && dy > tolerance && Math.hypot(dx, dy) >= minLength)
+      out.push([(a[0] + b[0]) / 2, (a[1] + b[1]) / 2]);
+  }
+}
+
 function addFilledShape(out: PageRulings, points: Point[]): void {
   const xs = points.map((p) => p[0]);
   const ys = points.map((p) => p[1]);
@@ -97,6 +112,7 @@ export function collectRulings(page: Mupdf.Page): PageRulings {
   const out: PageRulings = {
     lines: { horizontal: [], vertical: [] },
     boxEdges: { horizontal: [], vertical: [] },
+    slants: [],
   };
   const bounds = page.getBounds();
   const pageArea = (bounds[2] - bounds[0]) * (bounds[3] - bounds[1]);
@@ -110,6 +126,7 @@ export function collectRulings(page: Mupdf.Page): PageRulings {
           const area = (Math.max(...xs) - Math.min(...xs)) * (Math.max(...ys) - Math.min(...ys));
           // A page-sized background is no cell.
           if (area < pageArea * 0.5) addFilledShape(out, points);
+          addSlants(out.slants, points, 1);
         }
       }
       path.destroy();
@@ -118,6 +135,7 @@ export function collectRulings(page: Mupdf.Page): PageRulings {
       if (!isWhite(color)) {
         const tolerance = Math.max(1, stroke.getLineWidth());
         for (const { points } of polylines(path, ctm)) {
+          addSlants(out.slants, points, tolerance);
           for (let i = 1; i < points.length; i++) {
             const a = points[i - 1];
             const b = points[i];

@@ -1,3 +1,5 @@
+import { isBlank } from "./glyphs.js";
+import { wordsOf } from "./table-build.js";
 import type { TextRow } from "./text-rows.js";
 
 /**
@@ -39,5 +41,66 @@ export function streamColumns(run: TextRow[], bodySize: number): number[] | unde
       .length;
   for (let i = 0; i < edges.length - 1; i++)
     if (filled(edges[i] ?? 0, edges[i + 1] ?? 0) < 2) return undefined;
+  return edges;
+}
+
+/** A strip between words needs to be at least this wide (points) to part two columns. */
+const minWordGapPt = 2;
+/** Rows whose words may cross the strip: this share of the column's rows at most. */
+const maxRowsAcrossStrip = 0.1;
+/** Rows with words on both sides of the strip: at least this share of the column's rows. */
+const minRowsBesideStrip = 0.6;
+
+/**
+ * Splits a borderless table's columns where the words of nearly every row keep clear of one strip
+ * and most rows have words on both sides: tightly set figures ("1,144 193.5") whose gap is narrower
+ * than the one that separates fragments, but that line up down the column as columns do. Words of
+ * one cell of prose do not line up like that.
+ */
+export function splitTightColumns(run: TextRow[], columnEdges: number[]): number[] {
+  const words = run.map((row) =>
+    wordsOf(row.fragments.flatMap((f) => f.glyphs))
+      .map((word) => word.filter((g) => !isBlank(g)))
+      .filter((word) => word.length > 0)
+      .map((word) => ({
+        x0: Math.min(...word.map((g) => g.box.x0)),
+        x1: Math.max(...word.map((g) => g.box.x1)),
+      })),
+  );
+  const out = [columnEdges[0] ?? 0];
+  for (let col = 0; col < columnEdges.length - 1; col++) {
+    const left = columnEdges[col] ?? 0;
+    const right = columnEdges[col + 1] ?? 0;
+    const rows = words
+      .map((row) => row.filter((w) => (w.x0 + w.x1) / 2 > left && (w.x0 + w.x1) / 2 < right))
+      .filter((row) => row.length > 0);
+    out.push(...stripsIn(rows, left, right), right);
+  }
+  return out;
+}
+
+function stripsIn(rows: { x0: number; x1: number }[][], left: number, right: number): number[] {
+  if (rows.length < 3) return [];
+  const step = 0.5;
+  const steps = Math.floor((right - left) / step);
+  const across = (x: number) => rows.filter((row) => row.some((w) => w.x0 < x && w.x1 > x)).length;
+  const edges: number[] = [];
+  let start = -1;
+  for (let i = 0; i <= steps; i++) {
+    const x = left + i * step;
+    const clear = i < steps && across(x) <= maxRowsAcrossStrip * rows.length;
+    if (clear && start < 0) start = i;
+    if (!clear && start >= 0) {
+      const x0 = left + start * step;
+      const x1 = x;
+      // Judged at the strip's middle: its ends are only as exact as the sampling step.
+      const middle = (x0 + x1) / 2;
+      const beside = rows.filter(
+        (row) => row.some((w) => w.x1 <= middle) && row.some((w) => w.x0 >= middle),
+      ).length;
+      if (x1 - x0 >= minWordGapPt && beside >= minRowsBesideStrip * rows.length) edges.push(middle);
+      start = -1;
+    }
+  }
   return edges;
 }

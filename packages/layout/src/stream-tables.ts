@@ -1,10 +1,12 @@
+import { unionBoxes } from "./geometry.js";
 import type { Glyph } from "./glyphs.js";
 import { glyphRuns, runText } from "./lines.js";
-import type { Rulings } from "./rulings.js";
-import { streamColumns } from "./stream-columns.js";
+import { pageColumns } from "./reading-order.js";
+import type { Point } from "./rulings.js";
+import { splitTightColumns, streamColumns } from "./stream-columns.js";
 import { pourIntoGrid } from "./table-build.js";
 import { type TextRow, textRows } from "./text-rows.js";
-import type { Table } from "./types.js";
+import type { Box, Table } from "./types.js";
 
 /** Inside a line, a gap wider than this many ems separates table cells. */
 const cellGapEm = 1;
@@ -26,8 +28,7 @@ function candidateRuns(rows: TextRow[], bodySize: number): TextRow[][] {
     const last = run[run.length - 1];
     const gap = last ? row.top - last.bottom : 0;
     if (last && gap > Math.max(2.5 * bodySize, 1.6 * (last.bottom - last.top))) close();
-    // A line of prose across most of the table (a footnote under it, numbered) is no table row.
-    if (row.fragments.some((f) => isProseLine(f, run))) {
+    if (isProseRow(row, run, bodySize)) {
       close();
       continue;
     }
@@ -46,13 +47,26 @@ function candidateRuns(rows: TextRow[], bodySize: number): TextRow[][] {
 const proseWords = 6;
 /** The share of the run's width a fragment of prose spans. */
 const proseWidthShare = 0.6;
+/** A fragment of many words this many ems wide is a line of a text column (one of two is ~40). */
+const proseWidthEm = 18;
+/**
+ * Lines of text columns covering this share of the run end it: one column of a two-column page
+ * covers nearly half; a long label in a wide table's first column a quarter or less.
+ */
+const columnProseShare = 0.35;
 
-function isProseLine(fragment: TextRow["fragments"][number], run: TextRow[]): boolean {
-  return (
-    run.length > 0 &&
-    fragment.box.x1 - fragment.box.x0 > proseWidthShare * runWidth(run) &&
-    fragment.text.split(/\s+/).length > proseWords
-  );
+/**
+ * A row of prose across the table: one line of many words spanning most of the run (a footnote under
+ * it), or lines of text columns that cover a good part of it (two-column text after a table).
+ */
+function isProseRow(row: TextRow, run: TextRow[], bodySize: number): boolean {
+  if (!run.length) return false;
+  const width = (f: TextRow["fragments"][number]) => f.box.x1 - f.box.x0;
+  const wordy = row.fragments.filter((f) => f.text.split(/\s+/).length > proseWords);
+  const across = runWidth(run);
+  if (wordy.some((f) => width(f) > proseWidthShare * across)) return true;
+  const columnLines = wordy.filter((f) => width(f) > proseWidthEm * bodySize);
+  return columnLines.reduce((sum, f) => sum + width(f), 0) > columnProseShare * across;
 }
 
 function runWidth(run: TextRow[]): number {
@@ -87,26 +101,61 @@ function wordy(table: Table): boolean {
   return false;
 }
 
+/** Slanted strokes inside a borderless table's area beyond which it is a figure's labels. */
+const maxSlantsInside = 3;
+
+/**
+ * Labels of a chart or a diagram line up like cells, over lines drawn at angles (plots, arrows);
+ * a table's lines, where it has any, are level or upright.
+ */
+function drawnOver(box: Box, slants: Point[]): boolean {
+  const { x0, y0, x1, y1 } = box;
+  return slants.filter(([x, y]) => x >= x0 && x <= x1 && y >= y0 && y <= y1).length > maxSlantsInside;
+}
+
 /**
  * Borderless tables, found from the alignment of text: at least three close rows split by
- * whitespace that stays clear down the whole stretch into two or more columns.
+ * whitespace that stays clear down the whole stretch into two or more columns. Rows are first read
+ * across the page; then, in the text no table took, within each column of a multi-column page, where
+ * a table set in one column would otherwise share its rows with the prose beside it.
  */
 export function streamTables(
   glyphs: Glyph[],
   bodySize: number,
-  _rulings: Rulings,
+  slants: Point[],
 ): { tables: Table[]; rest: Glyph[] } {
   const horizontal = glyphs.filter((g) => g.rotation === 0);
   const fragments = glyphRuns(horizontal, cellGapEm)
     .map((r) => ({ glyphs: r.glyphs, text: runText(r.glyphs) }))
     .filter((f) => f.text !== "");
   const rows = textRows(fragments);
+  const across = tablesIn(rows, bodySize, slants);
+  const left = rows.flatMap((row) => row.fragments).filter((f) => !f.glyphs.some((g) => across.taken.has(g)));
+  const inColumns = pageColumns(left, Math.max(minGutterPt, bodySize)).map((column) =>
+    tablesIn(textRows(column), bodySize, slants),
+  );
+  const found = [across, ...inColumns];
+  const taken = new Set(found.flatMap((f) => [...f.taken]));
+  return { tables: found.flatMap((f) => f.tables), rest: glyphs.filter((g) => !taken.has(g)) };
+}
+
+/** The narrowest gutter between the columns of a page (the layout's reading order uses the same). */
+const minGutterPt = 8;
+
+function tablesIn(
+  rows: TextRow[],
+  bodySize: number,
+  slants: Point[],
+): { tables: Table[]; taken: Set<Glyph> } {
   const tables: Table[] = [];
   const taken = new Set<Glyph>();
   for (const run of candidateRuns(rows, bodySize)) {
-    if (looksLikeProse(run)) continue;
-    const columnEdges = streamColumns(run, bodySize);
-    if (!columnEdges || columnEdges.length < 3) continue;
+    // Checked on the run's extent first: a diagram's labels cost no grid.
+    const extent = unionBoxes(run.flatMap((r) => r.fragments.map((f) => f.box)));
+    if (looksLikeProse(run) || drawnOver(extent, slants)) continue;
+    const found = streamColumns(run, bodySize);
+    if (!found || found.length < 3) continue;
+    const columnEdges = splitTightColumns(run, found);
     const rowEdges = [run[0]?.top ?? 0];
     for (let i = 1; i < run.length; i++) {
       const above = run[i - 1];
@@ -123,5 +172,5 @@ export function streamTables(
     tables.push(built.table);
     for (const g of built.taken) taken.add(g);
   }
-  return { tables, rest: glyphs.filter((g) => !taken.has(g)) };
+  return { tables, taken };
 }

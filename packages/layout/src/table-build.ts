@@ -37,7 +37,7 @@ function cellContent(glyphs: Glyph[], box: Box, bodySize: number): Pick<TableCel
  * between; each blank on its own. A word goes to one cell whole, so a label that overhangs a
  * ruling ("Hydrogr" | "aphy") is not cut in two.
  */
-function wordsOf(glyphs: Glyph[]): Glyph[][] {
+export function wordsOf(glyphs: Glyph[]): Glyph[][] {
   const words: Glyph[][] = [];
   let word: Glyph[] = [];
   let last: Glyph | undefined;

@@ -121,6 +121,40 @@ describe("layout blocks", () => {
     expect(table.cells.some((cell) => cell.text.includes("Since the biennial"))).toBe(false);
   });
 
+  it("adds value columns to a ruled table whose body rows span its first column", () => {
+    // camelot's missing_values: rulings divide only the right-hand group; the values of the left
+    // one, after dot leaders, once stayed inside the label cells.
+    const grid = tableToGrid(tablesOf(firstPage("tables/camelot_missing_values.pdf"))[0] ?? fail());
+    const row = grid.find((cells) => cells[0]?.startsWith("Any Injury")) ?? fail();
+    expect(row.slice(1, 3)).toEqual(["1.9", "2.1"]);
+  });
+
+  it("finds a borderless table set in one column of a two-column page", () => {
+    // camelot's us-007 (an IRS notice): prose beside the table shares its rows across the page.
+    const table = tablesOf(firstPage("tables/camelot_us-007.pdf"))[0] ?? fail();
+    expect(table.box.x0).toBeGreaterThan(306);
+    const grid = tableToGrid(table);
+    expect(grid.find((row) => row[0] === "Weekly")).toEqual(["Weekly", "$ 71.15"]);
+    expect(grid.find((row) => row[0] === "Annually")).toEqual(["Annually", "3,700.00"]);
+  });
+
+  it("splits tightly set figures into the columns their alignment makes", () => {
+    // ICDAR 2013 us-025, page 4 (tuning half): "1,144 193.5" are two columns 0.75 em apart.
+    const table = tablesOf(pageOf("tables/icdar2013_us-025.pdf", 3))[0] ?? fail();
+    const grid = tableToGrid(table);
+    expect(grid.find((row) => row[0] === "District of Columbia")?.slice(0, 4)).toEqual([
+      "District of Columbia",
+      "1,144",
+      "193.5",
+      "(182.2–204.8)",
+    ]);
+  });
+
+  it("leaves a chart's labels and gridlines out of the tables", () => {
+    // ICDAR 2013 eu-011, page 2 (tuning half): two line charts with axis labels and gridlines.
+    expect(tablesOf(pageOf("tables/icdar2013_eu-011.pdf", 1))).toEqual([]);
+  });
+
   it("does not take two-column prose for a table", () => {
     const doc = open("general/pdfjs_tracemonkey_with_annotations.pdf");
     expect(tablesOf(analyzeDocument(doc, { pages: [0, 1], images: false }))).toEqual([]);
