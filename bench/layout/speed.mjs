@@ -3,8 +3,10 @@
 // born-digital PDFs of corpus/general and corpus/tables (bench/pdf-office/corpus.mjs, the set compare.mjs
 // converts). The earlier commit's packages/layout/src is compiled into packages/layout/.bench-baseline (so it
 // resolves @octavo/mupdf as the package does); each page is analysed by both builds in turn, `--rounds` times,
-// and the median time per page is kept. Prints per-file seconds per page, then the medians and the pooled
-// seconds per page of both and their ratio. Run nothing else meanwhile (2 shared cores).
+// and the median time per page is kept. Prints per-file seconds per page and tables found by each build, then
+// the medians and the pooled seconds per page of both and their ratio, and the files whose table count changed
+// (where a change in the detector turned text into tables, or tables into text). Run nothing else meanwhile
+// (2 shared cores).
 //
 //   pnpm exec turbo run build --filter @octavo/layout
 //   node bench/layout/speed.mjs --baseline <commit> [--rounds 3] [--files a.pdf,tables/b.pdf] [--limit N]
@@ -78,6 +80,7 @@ for (const file of files) {
   const doc = mupdf.Document.openDocument(readFileSync(file.path), "application/pdf");
   const pages = doc.countPages();
   const seconds = { current: 0, baseline: 0 };
+  const tables = { current: 0, baseline: 0 };
   for (let page = 0; page < pages; page++) {
     const times = { current: [], baseline: [] };
     for (let round = 0; round < rounds; round++) {
@@ -86,25 +89,26 @@ for (const file of files) {
       for (const which of order) {
         const build = which === "current" ? current : baseline;
         const start = process.hrtime.bigint();
-        build.analyzeDocument(doc, { pages: [page], images: false });
+        const layout = build.analyzeDocument(doc, { pages: [page], images: false });
         times[which].push(Number(process.hrtime.bigint() - start) / 1e9);
+        if (round === 0) tables[which] += build.tablesOf(layout).length;
       }
     }
     seconds.current += median(times.current);
     seconds.baseline += median(times.baseline);
   }
   doc.destroy();
-  rows.push({ name: file.name, pages, ...seconds });
+  rows.push({ name: file.name, pages, ...seconds, tables });
   process.stderr.write(`${file.name}: ${pages} pages\n`);
 }
 
 const perPage = (row, which) => row[which] / Math.max(1, row.pages);
 const fmt = (x) => x.toFixed(4);
-console.log("| file | pages | this tree s/page | baseline s/page | ratio |");
-console.log("|---|---|---|---|---|");
+console.log("| file | pages | this tree s/page | baseline s/page | ratio | tables (this tree / baseline) |");
+console.log("|---|---|---|---|---|---|");
 for (const row of rows)
   console.log(
-    `| ${row.name} | ${row.pages} | ${fmt(perPage(row, "current"))} | ${fmt(perPage(row, "baseline"))} | ${(row.current / Math.max(1e-9, row.baseline)).toFixed(2)} |`,
+    `| ${row.name} | ${row.pages} | ${fmt(perPage(row, "current"))} | ${fmt(perPage(row, "baseline"))} | ${(row.current / Math.max(1e-9, row.baseline)).toFixed(2)} | ${row.tables.current} / ${row.tables.baseline} |`,
   );
 const totalPages = rows.reduce((s, r) => s + r.pages, 0);
 const pooled = (which) => rows.reduce((s, r) => s + r[which], 0) / Math.max(1, totalPages);
@@ -113,4 +117,9 @@ console.log(
   `\n${rows.length} files, ${totalPages} pages, ${rounds} rounds, baseline ${values.baseline}\n` +
     `median s/page: this tree ${fmt(medianPerPage("current"))}, baseline ${fmt(medianPerPage("baseline"))}, ratio ${(medianPerPage("current") / medianPerPage("baseline")).toFixed(2)}\n` +
     `pooled s/page: this tree ${fmt(pooled("current"))}, baseline ${fmt(pooled("baseline"))}, ratio ${(pooled("current") / pooled("baseline")).toFixed(2)}`,
+);
+const changed = rows.filter((row) => row.tables.current !== row.tables.baseline);
+console.log(
+  `tables found: this tree ${rows.reduce((s, r) => s + r.tables.current, 0)}, baseline ${rows.reduce((s, r) => s + r.tables.baseline, 0)}; ` +
+    `changed in ${changed.length} files: ${changed.map((r) => `${r.name} ${r.tables.baseline} -> ${r.tables.current}`).join(", ") || "none"}`,
 );

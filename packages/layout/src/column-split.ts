@@ -112,8 +112,11 @@ function gapsIn(grid: LatticeGrid, col: number, glyphs: Glyph[]): number[] {
     while (end < steps && (coverage[end] ?? 0) <= maxRowsAcrossGap * rows.length) end += 1;
     const x0 = left + start * coverageStepPt;
     const x1 = left + end * coverageStepPt;
+    // The strip's ends are only as exact as the coverage step: text within a step of them is beside it.
     const beside = rows.filter(
-      (pieces) => pieces.some((piece) => piece.x1 <= x0) && pieces.some((piece) => piece.x0 >= x1),
+      (pieces) =>
+        pieces.some((piece) => piece.x1 <= x0 + coverageStepPt) &&
+        pieces.some((piece) => piece.x0 >= x1 - coverageStepPt),
     ).length;
     if (x1 - x0 >= minGapPt && beside >= Math.max(2, minRowsBesideGap * rows.length))
       gaps.push((x0 + x1) / 2);

@@ -52,7 +52,8 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
       const area = grid.areas.find(
         (a) => r >= a.row && r < a.row + a.rowSpan && c >= a.col && c < a.col + a.colSpan,
       );
-      if (!area || area.rowSpan > 1) return;
+      // An area that reaches down from a band above cannot be cut at this band's lines.
+      if (!area || area.row !== r) return;
       byArea.set(area, [...(byArea.get(area) ?? []), g]);
     }
     // A first row under more rows is a header: its wrapped lines belong together.
@@ -92,9 +93,15 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
   for (const a of grid.areas) {
     const start = shift[a.row] ?? 0;
     const end = shift[a.row + a.rowSpan] ?? start + 1;
-    if (extra.has(a.row) && a.rowSpan === 1)
-      for (let r = start; r < end; r++) areas.push({ ...a, row: r, rowSpan: 1 });
-    else areas.push({ ...a, row: start, rowSpan: end - start });
+    if (!extra.has(a.row)) {
+      areas.push({ ...a, row: start, rowSpan: end - start });
+      continue;
+    }
+    // One area per line of the split band; an area reaching further down (past a ruling that ends
+    // part-way across) keeps its rows below the band as one.
+    const bandEnd = shift[a.row + 1] ?? end;
+    for (let r = start; r < bandEnd; r++) areas.push({ ...a, row: r, rowSpan: 1 });
+    if (end > bandEnd) areas.push({ ...a, row: bandEnd, rowSpan: end - bandEnd });
   }
   return { columnEdges, rowEdges: newEdges, areas };
 }

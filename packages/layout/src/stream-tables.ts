@@ -13,34 +13,70 @@ const cellGapEm = 1;
 /** A table needs at least this many rows with two or more cells. */
 const minRows = 3;
 
-/** Maximal stretches of rows that look tabular: most rows split into several cells, rows close together. */
-function candidateRuns(rows: TextRow[], bodySize: number): TextRow[][] {
-  const runs: TextRow[][] = [];
+/** Blank space between rows wider than this many ems ends a borderless table outright. */
+const maxJoinGapEm = 5;
+
+const multiCell = (row: TextRow) => row.fragments.length >= 2;
+
+/** Single-cell rows at the ends of a stretch belong to the text around the table. */
+function trimmed(rows: TextRow[]): TextRow[] {
+  let start = 0;
+  let end = rows.length;
+  while (end > start && !multiCell(rows[end - 1] as TextRow)) end -= 1;
+  while (start < end && !multiCell(rows[start] as TextRow)) start += 1;
+  return rows.slice(start, end);
+}
+
+/**
+ * Maximal stretches of rows that look tabular (most rows split into several cells, rows close
+ * together), each as its pieces: a blank wider than a few lines between rows ends a piece, which
+ * `runsOf` joins again when the columns run on across it (a table's groups set apart), and ends the
+ * stretch when wider than `maxJoinGapEm`. A row of prose or a wide lone line ends the stretch.
+ */
+function candidateRuns(rows: TextRow[], bodySize: number): TextRow[][][] {
+  const runs: TextRow[][][] = [];
+  let pieces: TextRow[][] = [];
   let run: TextRow[] = [];
-  const close = () => {
-    // Single-cell rows at the ends belong to the text around the table.
-    while (run.length && (run[run.length - 1]?.fragments.length ?? 0) < 2) run.pop();
-    while (run.length && (run[0]?.fragments.length ?? 0) < 2) run.shift();
-    if (run.filter((r) => r.fragments.length >= 2).length >= minRows) runs.push(run);
+  const endPiece = () => {
+    if (run.length) pieces.push(run);
     run = [];
   };
+  const close = () => {
+    endPiece();
+    if (trimmed(pieces.flat()).filter(multiCell).length >= minRows) runs.push(pieces);
+    pieces = [];
+  };
   for (const row of rows) {
-    const last = run[run.length - 1];
+    const last = run.at(-1) ?? pieces.at(-1)?.at(-1);
     const gap = last ? row.top - last.bottom : 0;
-    if (last && gap > Math.max(2.5 * bodySize, 1.6 * (last.bottom - last.top))) close();
-    if (isProseRow(row, run, bodySize)) {
+    if (last && gap > maxJoinGapEm * bodySize) close();
+    else if (last && gap > Math.max(2.5 * bodySize, 1.6 * (last.bottom - last.top))) endPiece();
+    const stretch = [...pieces.flat(), ...run];
+    if (isProseRow(row, stretch, bodySize)) {
       close();
       continue;
     }
-    const multi = row.fragments.length >= 2;
     const single = row.fragments[0];
     // A lone fragment continues a table when it is narrow, like a wrapped cell or a group label.
-    const narrow = single !== undefined && single.box.x1 - single.box.x0 < 0.45 * runWidth(run);
-    if (multi || (run.length && narrow)) run.push(row);
+    const narrow = single !== undefined && single.box.x1 - single.box.x0 < 0.45 * runWidth(stretch);
+    if (multiCell(row) || (stretch.length && narrow)) run.push(row);
     else close();
   }
   close();
   return runs;
+}
+
+/**
+ * The runs a stretch's pieces make: one, when the columns found down the whole stretch are at least as
+ * many as any piece's own (the blanks only set groups apart); else each piece with enough rows.
+ */
+function runsOf(pieces: TextRow[][], bodySize: number): TextRow[][] {
+  const apart = pieces.map(trimmed).filter((piece) => piece.filter(multiCell).length >= minRows);
+  if (pieces.length === 1) return apart;
+  const whole = trimmed(pieces.flat());
+  const columns = (run: TextRow[]) => streamColumns(run, bodySize)?.length ?? 0;
+  const most = Math.max(0, ...apart.map(columns));
+  return columns(whole) >= Math.max(3, most) ? [whole] : apart;
 }
 
 /** Words in a fragment beyond which, spanning most of the run, it is a line of prose. */
@@ -101,6 +137,19 @@ function wordy(table: Table): boolean {
   return false;
 }
 
+/** A list's markers: bullets and dashes, alone in their cell. */
+const listMarker = /^[•◦▪▫●○■□►▸‣⁃–—*·-]$/u;
+
+/**
+ * A bulleted list sets its markers in a column of their own beside one column of text; that is a list,
+ * not a two-column table.
+ */
+function bulletList(table: Table): boolean {
+  if (table.columnEdges.length - 1 !== 2) return false;
+  const markers = table.cells.filter((c) => c.col === 0 && c.text !== "");
+  return markers.length > 0 && markers.every((c) => listMarker.test(c.text.trim()));
+}
+
 /** Slanted strokes inside a borderless table's area beyond which it is a figure's labels. */
 const maxSlantsInside = 3;
 
@@ -149,7 +198,7 @@ function tablesIn(
 ): { tables: Table[]; taken: Set<Glyph> } {
   const tables: Table[] = [];
   const taken = new Set<Glyph>();
-  for (const run of candidateRuns(rows, bodySize)) {
+  for (const run of candidateRuns(rows, bodySize).flatMap((pieces) => runsOf(pieces, bodySize))) {
     // Checked on the run's extent first: a diagram's labels cost no grid.
     const extent = unionBoxes(run.flatMap((r) => r.fragments.map((f) => f.box)));
     if (looksLikeProse(run) || drawnOver(extent, slants)) continue;
@@ -168,7 +217,7 @@ function tablesIn(
       for (let col = 0; col < columnEdges.length - 1; col++) areas.push({ row, col, rowSpan: 1, colSpan: 1 });
     const runGlyphs = run.flatMap((r) => r.fragments.flatMap((f) => f.glyphs));
     const built = pourIntoGrid(runGlyphs, columnEdges, rowEdges, areas, false, bodySize);
-    if (wordy(built.table)) continue;
+    if (wordy(built.table) || bulletList(built.table)) continue;
     tables.push(built.table);
     for (const g of built.taken) taken.add(g);
   }

@@ -155,6 +155,33 @@ describe("layout blocks", () => {
     expect(tablesOf(pageOf("tables/icdar2013_eu-011.pdf", 1))).toEqual([]);
   });
 
+  it("splits a ruled body into rows past a ruling that ends part-way across", () => {
+    // ICDAR 2013 us-035a, page 3 (tuning half): three column groups; a rule above the last group's
+    // "Total" row leaves the other groups' body as areas reaching down past it.
+    const grid = tableToGrid(tablesOf(pageOf("tables/icdar2013_us-035a.pdf", 2))[0] ?? fail());
+    expect(grid.find((row) => row[0] === "Under 1 year")).toEqual([
+      "Under 1 year",
+      "3,533,692",
+      "40 years",
+      "2,468,083",
+      "80 years",
+      "723,049",
+    ]);
+  });
+
+  it("keeps a borderless table whole across the blank between its header and body", () => {
+    // camelot's budget: the column headings stand apart from the first ministry's rows.
+    const table = tablesOf(firstPage("tables/camelot_budget.pdf"))[0] ?? fail();
+    expect(table.cells.some((cell) => cell.text === "MINISTRY OF AGRICULTURE")).toBe(true);
+    expect(table.cells.some((cell) => cell.text.startsWith("Budget"))).toBe(true);
+  });
+
+  it("leaves a bulleted list as text", () => {
+    // ICDAR 2013 eu-013, page 7 (tuning half): bullets in a column of their own beside one column of text.
+    const tables = tablesOf(pageOf("tables/icdar2013_eu-013.pdf", 6));
+    expect(tables.flatMap((t) => t.cells).some((cell) => cell.text === "•")).toBe(false);
+  });
+
   it("does not take two-column prose for a table", () => {
     const doc = open("general/pdfjs_tracemonkey_with_annotations.pdf");
     expect(tablesOf(analyzeDocument(doc, { pages: [0, 1], images: false }))).toEqual([]);
