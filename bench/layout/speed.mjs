@@ -16,6 +16,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { selectCorpus } from "../pdf-office/corpus.mjs";
+import { median } from "../support.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const layoutDir = join(root, "packages", "layout");
@@ -70,10 +71,6 @@ const { files } = selectCorpus({
   files: values.files?.split(","),
   limit: values.limit ? Number(values.limit) : undefined,
 });
-const median = (xs) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1] ?? 0;
-};
 
 const rows = [];
 for (const file of files) {

@@ -11,15 +11,17 @@
 //
 //   pnpm exec turbo run build
 //   node bench/tables/api.mjs [--documents eu-001,us-025] > /tmp/tables-api.md
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
-import Papa from "papaparse";
+// The layout tests' own scoring, split and CSV reader (Node runs their TypeScript as it is).
+import { parseCsv } from "../../packages/layout/test/csv.ts";
+import { checkingHalf, tuningHalf } from "../../packages/layout/test/icdar2013-split.ts";
+import { scoreCells } from "../../packages/layout/test/table-score.ts";
 import { parseCellText } from "../../packages/pdf-office/dist/index.js";
 import { businessAccount, freePort, postJob, startService, stopService, untilReady } from "../support.mjs";
 
@@ -27,38 +29,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const tablesDir = join(root, "..", "shared", "corpus", "tables");
 const { values } = parseArgs({ options: { documents: { type: "string" } } });
 
-/** The fixed split, read from the layout test that defines it. */
-function split() {
-  const text = readFileSync(join(root, "packages", "layout", "test", "icdar2013-split.ts"), "utf8");
-  const names = (part) => [...part.matchAll(/"([a-z0-9-]+)"/g)].map((m) => m[1]);
-  const [tuning, checking] = text.split("export const checkingHalf");
-  return { tuning: names(tuning), checking: names(checking) };
-}
-
-// Cell-content F1 as packages/layout/test/table-score.ts defines it: non-empty cells as multisets of texts
-// without whitespace, case folded.
-const normalise = (text) => String(text).normalize("NFKC").replace(/\s+/g, "").toLowerCase();
-function multiset(texts) {
-  const out = new Map();
-  for (const t of texts.map(normalise)) if (t !== "") out.set(t, (out.get(t) ?? 0) + 1);
-  return out;
-}
-function scoreCells(detected, truth) {
-  const d = multiset(detected);
-  const t = multiset(truth);
-  let matched = 0;
-  for (const [text, n] of t) matched += Math.min(n, d.get(text) ?? 0);
-  const total = (m) => [...m.values()].reduce((s, v) => s + v, 0);
-  const precision = total(d) ? matched / total(d) : 0;
-  const recall = total(t) ? matched / total(t) : 0;
-  return precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
-}
-
 /** The truth tables of a document: the cells of each of its CSVs. */
 function truthTables(document) {
   return readdirSync(tablesDir)
     .filter((name) => name.startsWith(`icdar2013_${document}.table`) && name.endsWith(".csv"))
-    .map((name) => Papa.parse(readFileSync(join(tablesDir, name), "utf8")).data.flat());
+    .map((name) => parseCsv(readFileSync(join(tablesDir, name), "utf8")).flat());
 }
 
 /**
@@ -136,8 +111,7 @@ async function convert(path, file, options) {
 
 try {
   await untilReady(base);
-  const halves = split();
-  const documents = values.documents?.split(",") ?? [...halves.tuning, ...halves.checking];
+  const documents = values.documents?.split(",") ?? [...tuningHalf, ...checkingHalf];
   const rows = [];
   for (const document of documents) {
     const file = join(tablesDir, `icdar2013_${document}.pdf`);
@@ -150,11 +124,11 @@ try {
     };
     truth.forEach((cells, index) => {
       const best = (tables, truthCells) =>
-        Math.max(0, ...tables.map((table) => scoreCells(table, truthCells)));
+        Math.max(0, ...tables.map((table) => scoreCells(table, truthCells).f1));
       rows.push({
         document,
         table: index + 1,
-        half: halves.tuning.includes(document) ? "tuning" : "checking",
+        half: tuningHalf.includes(document) ? "tuning" : "checking",
         excel: best(found.excel, cells.map(asStored)),
         word: best(found.word, cells),
         excelFailed: excel.failed,
@@ -179,5 +153,5 @@ try {
   }
 } finally {
   await stopService(server);
-  execFileSync("rm", ["-rf", work]);
+  rmSync(work, { recursive: true, force: true });
 }

@@ -1,3 +1,4 @@
+import { clearStrips, type Span, type StripRule } from "./clear-strips.js";
 import { type Glyph, isBlank } from "./glyphs.js";
 import type { LatticeGrid } from "./lattice.js";
 import { glyphRuns } from "./lines.js";
@@ -58,20 +59,16 @@ function piecesKeepToColumns(glyphs: Glyph[], edges: number[]): boolean {
   return columns.size >= 2;
 }
 
-/** Coverage is counted on a grid of this step (points) across each column. */
-const coverageStepPt = 0.5;
-/** A gap holds at least this share of the column's text rows on each side, and two rows at least. */
-const minRowsBesideGap = 0.4;
-/** Rows whose text may run across a gap (a header over its sub-columns): this share at most. */
-const maxRowsAcrossGap = 0.2;
-/** A gap narrower than this (points) is the space between words, not between columns. */
-const minGapPt = 4;
+/**
+ * A gap between unruled sub-columns: at least 4 pt wide; text of at most 20 % of the column's rows runs
+ * across it (a header over its sub-columns), and at least 40 % (two rows at least) have text on each side.
+ */
+const subColumnGap: StripRule = { minWidth: 4, maxAcrossShare: 0.2, minBesideShare: 0.4, minBesideRows: 2 };
 
 /**
  * Where a ruled column holds two columns of text without a line between them (a ruled group over
- * unruled sub-columns), adds the edge between them: at a strip of the column that the text of at least
- * `minRowsBesideGap` of its rows keeps clear of on both sides, and at most `maxRowsAcrossGap` run
- * across. An area whose text runs across the new edge spans both new columns.
+ * unruled sub-columns), adds the edge between them, at a strip of the column its rows' text keeps
+ * clear of as `subColumnGap` asks. An area whose text runs across the new edge spans both new columns.
  */
 export function addUnruledColumns(grid: LatticeGrid, glyphs: Glyph[]): LatticeGrid {
   let current = grid;
@@ -96,36 +93,10 @@ function gapsIn(grid: LatticeGrid, col: number, glyphs: Glyph[]): number[] {
       ),
     )
     .filter((pieces) => pieces.length > 0);
-  if (rows.length < 2) return [];
-  const steps = Math.max(0, Math.floor((right - left) / coverageStepPt));
-  const coverage = Array.from({ length: steps }, (_, step) => {
-    const x = left + (step + 0.5) * coverageStepPt;
-    return rows.filter((pieces) => pieces.some((piece) => piece.x0 <= x && piece.x1 >= x)).length;
-  });
-  const gaps: number[] = [];
-  for (let start = 0; start < steps; ) {
-    if ((coverage[start] ?? 0) > maxRowsAcrossGap * rows.length) {
-      start += 1;
-      continue;
-    }
-    let end = start;
-    while (end < steps && (coverage[end] ?? 0) <= maxRowsAcrossGap * rows.length) end += 1;
-    const x0 = left + start * coverageStepPt;
-    const x1 = left + end * coverageStepPt;
-    // The strip's ends are only as exact as the coverage step: text within a step of them is beside it.
-    const beside = rows.filter(
-      (pieces) =>
-        pieces.some((piece) => piece.x1 <= x0 + coverageStepPt) &&
-        pieces.some((piece) => piece.x0 >= x1 - coverageStepPt),
-    ).length;
-    if (x1 - x0 >= minGapPt && beside >= Math.max(2, minRowsBesideGap * rows.length))
-      gaps.push((x0 + x1) / 2);
-    start = end;
-  }
-  return gaps;
+  return clearStrips(rows, left, right, subColumnGap);
 }
 
-function piecesOf(glyphs: Glyph[]): { x0: number; x1: number }[] {
+function piecesOf(glyphs: Glyph[]): Span[] {
   return glyphRuns(glyphs, pieceGapEm)
     .map(({ glyphs: piece }) => piece.filter((g) => !isBlank(g)))
     .filter((inked) => inked.length > 0)

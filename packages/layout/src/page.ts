@@ -4,7 +4,7 @@ import { type Glyph, isBlank, readGlyphs } from "./glyphs.js";
 import { imageBlocks } from "./images.js";
 import { glyphRuns, mergeSameBaseline, toTextLine } from "./lines.js";
 import { buildParagraphs } from "./paragraphs.js";
-import { readingOrder } from "./reading-order.js";
+import { minGutterPt, readingOrder } from "./reading-order.js";
 import { ruledTables } from "./ruled-tables.js";
 import { absorbScripts } from "./scripts.js";
 import { streamTables } from "./stream-tables.js";
@@ -71,7 +71,7 @@ export function analyzePage(page: mupdf.Page, index: number, options: AnalyzeOpt
   ];
   const content = unionBoxes([...items.map((i) => i.box), ...rotated.map((l) => l.box)]);
   const frame = isEmptyBox(content) ? { x0: bx0, y0: by0, x1: bx1, y1: by1 } : content;
-  const order = readingOrder(items, frame, Math.max(8, bodySize));
+  const order = readingOrder(items, frame, Math.max(minGutterPt, bodySize));
   const blocks: Block[] = [];
   for (const leaf of order.leaves) {
     let pending: TextLine[] = [];

@@ -17,6 +17,9 @@ export interface Sections<T extends Placed> {
   columns: Box[];
 }
 
+/** The narrowest gutter between the columns of a page (points), bodies of small type aside. */
+export const minGutterPt = 8;
+
 /** x ranges of vertical whitespace, at least `minGutter` wide, with items on both sides. */
 function gutters(items: Placed[], minGutter: number): [number, number][] {
   const sorted = [...items].sort((a, b) => a.box.x0 - b.box.x0);

@@ -1,3 +1,4 @@
+import { clearStrips, type StripRule } from "./clear-strips.js";
 import { isBlank } from "./glyphs.js";
 import { wordsOf } from "./table-build.js";
 import type { TextRow } from "./text-rows.js";
@@ -44,12 +45,11 @@ export function streamColumns(run: TextRow[], bodySize: number): number[] | unde
   return edges;
 }
 
-/** A strip between words needs to be at least this wide (points) to part two columns. */
-const minWordGapPt = 2;
-/** Rows whose words may cross the strip: this share of the column's rows at most. */
-const maxRowsAcrossStrip = 0.1;
-/** Rows with words on both sides of the strip: at least this share of the column's rows. */
-const minRowsBesideStrip = 0.6;
+/**
+ * A gap between tightly set columns: at least 2 pt wide; the words of at most 10 % of the column's rows
+ * cross it, and at least 60 % (three rows at least) have words on both sides.
+ */
+const tightColumnGap: StripRule = { minWidth: 2, maxAcrossShare: 0.1, minBesideShare: 0.6, minBesideRows: 3 };
 
 /**
  * Splits a borderless table's columns where the words of nearly every row keep clear of one strip
@@ -74,33 +74,7 @@ export function splitTightColumns(run: TextRow[], columnEdges: number[]): number
     const rows = words
       .map((row) => row.filter((w) => (w.x0 + w.x1) / 2 > left && (w.x0 + w.x1) / 2 < right))
       .filter((row) => row.length > 0);
-    out.push(...stripsIn(rows, left, right), right);
+    out.push(...clearStrips(rows, left, right, tightColumnGap), right);
   }
   return out;
-}
-
-function stripsIn(rows: { x0: number; x1: number }[][], left: number, right: number): number[] {
-  if (rows.length < 3) return [];
-  const step = 0.5;
-  const steps = Math.floor((right - left) / step);
-  const across = (x: number) => rows.filter((row) => row.some((w) => w.x0 < x && w.x1 > x)).length;
-  const edges: number[] = [];
-  let start = -1;
-  for (let i = 0; i <= steps; i++) {
-    const x = left + i * step;
-    const clear = i < steps && across(x) <= maxRowsAcrossStrip * rows.length;
-    if (clear && start < 0) start = i;
-    if (!clear && start >= 0) {
-      const x0 = left + start * step;
-      const x1 = x;
-      // Judged at the strip's middle: its ends are only as exact as the sampling step.
-      const middle = (x0 + x1) / 2;
-      const beside = rows.filter(
-        (row) => row.some((w) => w.x1 <= middle) && row.some((w) => w.x0 >= middle),
-      ).length;
-      if (x1 - x0 >= minWordGapPt && beside >= minRowsBesideStrip * rows.length) edges.push(middle);
-      start = -1;
-    }
-  }
-  return edges;
 }

@@ -1,7 +1,7 @@
 import { unionBoxes } from "./geometry.js";
 import type { Glyph } from "./glyphs.js";
 import { glyphRuns, runText } from "./lines.js";
-import { pageColumns } from "./reading-order.js";
+import { minGutterPt, pageColumns } from "./reading-order.js";
 import type { Point } from "./rulings.js";
 import { splitTightColumns, streamColumns } from "./stream-columns.js";
 import { pourIntoGrid } from "./table-build.js";
@@ -20,11 +20,8 @@ const multiCell = (row: TextRow) => row.fragments.length >= 2;
 
 /** Single-cell rows at the ends of a stretch belong to the text around the table. */
 function trimmed(rows: TextRow[]): TextRow[] {
-  let start = 0;
-  let end = rows.length;
-  while (end > start && !multiCell(rows[end - 1] as TextRow)) end -= 1;
-  while (start < end && !multiCell(rows[start] as TextRow)) start += 1;
-  return rows.slice(start, end);
+  const first = rows.findIndex(multiCell);
+  return first < 0 ? [] : rows.slice(first, rows.findLastIndex(multiCell) + 1);
 }
 
 /**
@@ -37,21 +34,23 @@ function candidateRuns(rows: TextRow[], bodySize: number): TextRow[][][] {
   const runs: TextRow[][][] = [];
   let pieces: TextRow[][] = [];
   let run: TextRow[] = [];
+  // Every row of the stretch so far, its pieces' and the current one's.
+  let stretch: TextRow[] = [];
   const endPiece = () => {
     if (run.length) pieces.push(run);
     run = [];
   };
   const close = () => {
     endPiece();
-    if (trimmed(pieces.flat()).filter(multiCell).length >= minRows) runs.push(pieces);
+    if (trimmed(stretch).filter(multiCell).length >= minRows) runs.push(pieces);
     pieces = [];
+    stretch = [];
   };
   for (const row of rows) {
-    const last = run.at(-1) ?? pieces.at(-1)?.at(-1);
+    const last = stretch.at(-1);
     const gap = last ? row.top - last.bottom : 0;
     if (last && gap > maxJoinGapEm * bodySize) close();
     else if (last && gap > Math.max(2.5 * bodySize, 1.6 * (last.bottom - last.top))) endPiece();
-    const stretch = [...pieces.flat(), ...run];
     if (isProseRow(row, stretch, bodySize)) {
       close();
       continue;
@@ -59,24 +58,36 @@ function candidateRuns(rows: TextRow[], bodySize: number): TextRow[][][] {
     const single = row.fragments[0];
     // A lone fragment continues a table when it is narrow, like a wrapped cell or a group label.
     const narrow = single !== undefined && single.box.x1 - single.box.x0 < 0.45 * runWidth(stretch);
-    if (multiCell(row) || (stretch.length && narrow)) run.push(row);
-    else close();
+    if (multiCell(row) || (stretch.length && narrow)) {
+      run.push(row);
+      stretch.push(row);
+    } else close();
   }
   close();
   return runs;
 }
 
+/** Rows of a borderless table, with the column edges found down them (undefined: no columns). */
+interface Run {
+  rows: TextRow[];
+  columnEdges: number[] | undefined;
+}
+
 /**
- * The runs a stretch's pieces make: one, when the columns found down the whole stretch are at least as
- * many as any piece's own (the blanks only set groups apart); else each piece with enough rows.
+ * The runs a stretch's pieces make: one, when the columns found down the whole stretch are at least
+ * the number any piece has on its own (the blanks only set groups apart); else each piece with
+ * enough rows.
  */
-function runsOf(pieces: TextRow[][], bodySize: number): TextRow[][] {
-  const apart = pieces.map(trimmed).filter((piece) => piece.filter(multiCell).length >= minRows);
+function runsOf(pieces: TextRow[][], bodySize: number): Run[] {
+  const withColumns = (rows: TextRow[]): Run => ({ rows, columnEdges: streamColumns(rows, bodySize) });
+  const apart = pieces
+    .map(trimmed)
+    .filter((piece) => piece.filter(multiCell).length >= minRows)
+    .map(withColumns);
   if (pieces.length === 1) return apart;
-  const whole = trimmed(pieces.flat());
-  const columns = (run: TextRow[]) => streamColumns(run, bodySize)?.length ?? 0;
-  const most = Math.max(0, ...apart.map(columns));
-  return columns(whole) >= Math.max(3, most) ? [whole] : apart;
+  const whole = withColumns(trimmed(pieces.flat()));
+  const count = (run: Run) => run.columnEdges?.length ?? 0;
+  return count(whole) >= Math.max(3, ...apart.map(count)) ? [whole] : apart;
 }
 
 /** Words in a fragment beyond which, spanning most of the run, it is a line of prose. */
@@ -155,7 +166,7 @@ const maxSlantsInside = 3;
 
 /**
  * Labels of a chart or a diagram line up like cells, over lines drawn at angles (plots, arrows);
- * a table's lines, where it has any, are level or upright.
+ * the lines of a table are level or upright, when it is drawn with lines at all.
  */
 function drawnOver(box: Box, slants: Point[]): boolean {
   const { x0, y0, x1, y1 } = box;
@@ -188,9 +199,6 @@ export function streamTables(
   return { tables: found.flatMap((f) => f.tables), rest: glyphs.filter((g) => !taken.has(g)) };
 }
 
-/** The narrowest gutter between the columns of a page (the layout's reading order uses the same). */
-const minGutterPt = 8;
-
 function tablesIn(
   rows: TextRow[],
   bodySize: number,
@@ -198,12 +206,13 @@ function tablesIn(
 ): { tables: Table[]; taken: Set<Glyph> } {
   const tables: Table[] = [];
   const taken = new Set<Glyph>();
-  for (const run of candidateRuns(rows, bodySize).flatMap((pieces) => runsOf(pieces, bodySize))) {
+  for (const { rows: run, columnEdges: found } of candidateRuns(rows, bodySize).flatMap((pieces) =>
+    runsOf(pieces, bodySize),
+  )) {
+    if (!found || found.length < 3) continue;
     // Checked on the run's extent first: a diagram's labels cost no grid.
     const extent = unionBoxes(run.flatMap((r) => r.fragments.map((f) => f.box)));
     if (looksLikeProse(run) || drawnOver(extent, slants)) continue;
-    const found = streamColumns(run, bodySize);
-    if (!found || found.length < 3) continue;
     const columnEdges = splitTightColumns(run, found);
     const rowEdges = [run[0]?.top ?? 0];
     for (let i = 1; i < run.length; i++) {
