@@ -3,31 +3,51 @@ import { isBlank } from "./glyphs.js";
 import { wordsOf } from "./table-build.js";
 import type { TextRow } from "./text-rows.js";
 
+/** From this many multi-cell rows on, one of the first few may cross a column gap however few the rows. */
+const spanToleranceRows = 5;
+/** The rows a spanning header may be among: the first this many multi-cell rows. */
+const headerRows = 3;
+
 /**
  * Column edges of a borderless table: x positions where whitespace runs down (nearly) every
- * multi-cell row. Returns undefined when fewer than two columns hold text in three rows.
+ * multi-cell row. Returns undefined when fewer than two columns hold text in three rows. A header
+ * row spanning columns at the top of a small table may cross a gap, but only to split the columns
+ * of a table found without it: it never makes text a table.
  */
 export function streamColumns(run: TextRow[], bodySize: number): number[] | undefined {
+  const plain = columnEdgesOf(run, bodySize, false);
+  if (!plain) return undefined;
+  const multi = run.filter((r) => r.fragments.length >= 2).length;
+  return (multi >= spanToleranceRows && columnEdgesOf(run, bodySize, true)) || plain;
+}
+
+function columnEdgesOf(run: TextRow[], bodySize: number, headerSpans: boolean): number[] | undefined {
   const multi = run.filter((r) => r.fragments.length >= 2);
   const xs = run.flatMap((r) => r.fragments.flatMap((f) => [f.box.x0, f.box.x1]));
   const left = Math.floor(Math.min(...xs));
   const right = Math.ceil(Math.max(...xs));
   const width = right - left + 1;
   if (!Number.isFinite(width) || width <= 0) return undefined;
-  // How many multi-cell rows put ink over each x (1 pt bins).
+  // How many multi-cell rows put ink over each x (1 pt bins), the first few rows' (where a header
+  // spanning columns sits) left out when `headerSpans`, save one.
   const cover = new Array<number>(width).fill(0);
-  for (const row of multi) {
+  const headerCover = new Uint8Array(width);
+  multi.forEach((row, i) => {
     const seen = new Uint8Array(width);
     for (const f of row.fragments)
       for (let x = Math.floor(f.box.x0) - left; x < Math.ceil(f.box.x1) - left; x++) seen[x] = 1;
-    for (let x = 0; x < width; x++) cover[x] = (cover[x] ?? 0) + (seen[x] ?? 0);
-  }
+    for (let x = 0; x < width; x++) {
+      cover[x] = (cover[x] ?? 0) + (seen[x] ?? 0);
+      if (headerSpans && i < headerRows && seen[x]) headerCover[x] = 1;
+    }
+  });
+  // A tenth of the rows may cross a gap (headers spanning columns).
   const allowed = Math.floor(multi.length * 0.1);
   const minGap = Math.max(3, bodySize * 0.5);
   const edges = [left];
   let gapStart = -1;
   for (let x = 0; x <= width; x++) {
-    const clear = x < width && (cover[x] ?? 0) <= allowed;
+    const clear = x < width && (cover[x] ?? 0) - (headerCover[x] ?? 0) <= allowed;
     if (clear && gapStart < 0) gapStart = x;
     if (!clear && gapStart >= 0) {
       if (x - gapStart >= minGap && gapStart > 0 && x < width) edges.push(left + (gapStart + x) / 2);

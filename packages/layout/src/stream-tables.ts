@@ -1,11 +1,12 @@
 import { unionBoxes } from "./geometry.js";
 import type { Glyph } from "./glyphs.js";
+import { columnLineReach, flush, isJustifiedLine, joinStretchedSpaces, minLineWords } from "./justified.js";
 import { glyphRuns, runText } from "./lines.js";
 import { minGutterPt, pageColumns } from "./reading-order.js";
 import type { Point } from "./rulings.js";
 import { splitTightColumns, streamColumns } from "./stream-columns.js";
 import { pourIntoGrid } from "./table-build.js";
-import { type TextRow, textRows } from "./text-rows.js";
+import { type Fragment, type TextRow, textRows } from "./text-rows.js";
 import type { Box, Table } from "./types.js";
 
 /** Inside a line, a gap wider than this many ems separates table cells. */
@@ -31,6 +32,7 @@ function trimmed(rows: TextRow[]): TextRow[] {
  * stretch when wider than `maxJoinGapEm`. A row of prose or a wide lone line ends the stretch.
  */
 function candidateRuns(rows: TextRow[], bodySize: number): TextRow[][][] {
+  const columnLines = textColumnLines(rows, bodySize);
   const runs: TextRow[][][] = [];
   let pieces: TextRow[][] = [];
   let run: TextRow[] = [];
@@ -51,7 +53,7 @@ function candidateRuns(rows: TextRow[], bodySize: number): TextRow[][][] {
     const gap = last ? row.top - last.bottom : 0;
     if (last && gap > maxJoinGapEm * bodySize) close();
     else if (last && gap > Math.max(2.5 * bodySize, 1.6 * (last.bottom - last.top))) endPiece();
-    if (isProseRow(row, stretch, bodySize)) {
+    if (isProseRow(row, stretch, columnLines)) {
       close();
       continue;
     }
@@ -102,18 +104,46 @@ const proseWidthEm = 18;
  */
 const columnProseShare = 0.35;
 
+const wordCount = (f: Fragment) => f.text.split(/\s+/).length;
+
+/**
+ * Lines of text columns: fragments of many words at least `proseWidthEm` wide, or set flush with
+ * another line of several words close above or below (both edges within 1 pt: a justified column,
+ * however narrow), or justified with stretched spaces.
+ */
+function textColumnLines(rows: TextRow[], bodySize: number): Set<Fragment> {
+  const lines = new Set<Fragment>();
+  rows.forEach((row, i) => {
+    const near = () => rows.slice(Math.max(0, i - columnLineReach), i + columnLineReach + 1);
+    for (const f of row.fragments) {
+      const flushWithAnother = () =>
+        near().some((r) =>
+          r.fragments.some((g) => g !== f && wordCount(g) >= minLineWords && flush(g.box, f.box)),
+        );
+      const many = wordCount(f) > proseWords;
+      if (
+        (many && (f.box.x1 - f.box.x0 > proseWidthEm * bodySize || flushWithAnother())) ||
+        isJustifiedLine(f.glyphs)
+      )
+        lines.add(f);
+    }
+  });
+  return lines;
+}
+
 /**
  * A row of prose across the table: one line of many words spanning most of the run (a footnote under
- * it), or lines of text columns that cover a good part of it (two-column text after a table).
+ * it), or lines of text columns that cover a good part of it (two-column text after a table, or a
+ * narrow column of text beside one).
  */
-function isProseRow(row: TextRow, run: TextRow[], bodySize: number): boolean {
+function isProseRow(row: TextRow, run: TextRow[], columnLines: Set<Fragment>): boolean {
   if (!run.length) return false;
-  const width = (f: TextRow["fragments"][number]) => f.box.x1 - f.box.x0;
-  const wordy = row.fragments.filter((f) => f.text.split(/\s+/).length > proseWords);
+  const width = (f: Fragment) => f.box.x1 - f.box.x0;
   const across = runWidth(run);
-  if (wordy.some((f) => width(f) > proseWidthShare * across)) return true;
-  const columnLines = wordy.filter((f) => width(f) > proseWidthEm * bodySize);
-  return columnLines.reduce((sum, f) => sum + width(f), 0) > columnProseShare * across;
+  if (row.fragments.some((f) => wordCount(f) > proseWords && width(f) > proseWidthShare * across))
+    return true;
+  const inColumns = row.fragments.filter((f) => columnLines.has(f));
+  return inColumns.reduce((sum, f) => sum + width(f), 0) > columnProseShare * across;
 }
 
 function runWidth(run: TextRow[]): number {
@@ -188,7 +218,7 @@ export function streamTables(
   const fragments = glyphRuns(horizontal, cellGapEm)
     .map((r) => ({ glyphs: r.glyphs, text: runText(r.glyphs) }))
     .filter((f) => f.text !== "");
-  const rows = textRows(fragments);
+  const rows = joinStretchedSpaces(textRows(fragments));
   const across = tablesIn(rows, bodySize, slants);
   const left = rows.flatMap((row) => row.fragments).filter((f) => !f.glyphs.some((g) => across.taken.has(g)));
   const inColumns = pageColumns(left, Math.max(minGutterPt, bodySize)).map((column) =>

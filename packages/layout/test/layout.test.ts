@@ -182,6 +182,32 @@ describe("layout blocks", () => {
     expect(tables.flatMap((t) => t.cells).some((cell) => cell.text === "•")).toBe(false);
   });
 
+  it("keeps a narrow column of justified prose out of the table beside it", () => {
+    // govdocs 064034 (an Angolan survey report), pages 26 and 56: the prose's word spaces are
+    // stretched to an em and more, so its lines fell apart into fragments that lined up with the
+    // table's rows across the page.
+    const doc = open("general/govdocs_error_set_2_064034.pdf");
+    for (const [page, label] of [
+      [25, "Masculina"],
+      [55, "Kwanza Sul"],
+    ] as const) {
+      const tables = tablesOf(analyzeDocument(doc, { pages: [page], images: false }));
+      const words = tables.flatMap((t) => t.cells).map((c) => c.text);
+      expect(words.some((text) => /possivelmente|proporcionalmente|conseguinte/.test(text))).toBe(false);
+      const table = tables.find((t) => t.cells.some((c) => c.text === label)) ?? fail();
+      const row = tableToGrid(table).find((cells) => cells[0] === label);
+      expect(row?.length).toBe(4);
+    }
+  });
+
+  it("keeps the columns of a table under a header that spans them", () => {
+    // ICDAR 2013 us-025, page 2 (tuning half): headers spanning columns ("American Indian/Alaska
+    // native" over "no.  Rate  (95% CI)") sit over gaps that every row below keeps clear.
+    const table = tablesOf(pageOf("tables/icdar2013_us-025.pdf", 1))[1] ?? fail();
+    const row = tableToGrid(table).find((cells) => cells[0] === "45–54") ?? fail();
+    expect(row.slice(0, 4)).toEqual(["45–54", "47", "21.8", "(16.0–29.0)"]);
+  });
+
   it("does not take two-column prose for a table", () => {
     const doc = open("general/pdfjs_tracemonkey_with_annotations.pdf");
     expect(tablesOf(analyzeDocument(doc, { pages: [0, 1], images: false }))).toEqual([]);
