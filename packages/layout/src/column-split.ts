@@ -22,9 +22,10 @@ const edgeTolerance = 1;
  */
 export function splitUnruledColumns(grid: LatticeGrid, glyphs: Glyph[]): LatticeGrid {
   const { columnEdges, rowEdges } = grid;
+  const textOf = areaText(glyphs, rowEdges);
   const areas = grid.areas.flatMap((area) => {
     if (area.colSpan < 2 || area.rowSpan > 1) return [area];
-    const inside = glyphs.filter((g) => !isBlank(g) && within(g, area, grid));
+    const inside = textOf(area, grid);
     if (!piecesKeepToColumns(inside, columnEdges.slice(area.col, area.col + area.colSpan + 1))) return [area];
     return Array.from({ length: area.colSpan }, (_, offset) => ({
       ...area,
@@ -33,6 +34,42 @@ export function splitUnruledColumns(grid: LatticeGrid, glyphs: Glyph[]): Lattice
     }));
   });
   return { columnEdges, rowEdges, areas };
+}
+
+/** The inked glyphs inside an area of a grid, in the order of the page's glyphs. */
+type AreaText = (area: Area, grid: LatticeGrid) => Glyph[];
+
+/**
+ * Looks glyphs up by row band rather than through the whole page for every area (forms have hundreds
+ * of areas): the grids these functions build differ in their columns only, never in their rows.
+ */
+function areaText(glyphs: Glyph[], rowEdges: number[]): AreaText {
+  const inked = glyphs.filter((g) => !isBlank(g));
+  const bands: number[][] = rowEdges.slice(1).map(() => []);
+  inked.forEach((g, i) => {
+    const cy = (g.box.y0 + g.box.y1) / 2;
+    // The first band reaching down to cy, then each band it lies in (two, on a shared edge).
+    let r = firstAtLeast(bands.length, (band) => (rowEdges[band + 1] ?? 0) >= cy);
+    for (; r < bands.length && (rowEdges[r] ?? 0) <= cy; r++)
+      if (cy <= (rowEdges[r + 1] ?? 0)) bands[r]?.push(i);
+  });
+  return (area, grid) => {
+    const ids = bands.slice(area.row, area.row + area.rowSpan);
+    const sorted = ids.length === 1 ? (ids[0] ?? []) : [...new Set(ids.flat())].sort((a, b) => a - b);
+    return sorted.map((i) => inked[i] as Glyph).filter((g) => within(g, area, grid));
+  };
+}
+
+/** The first index in 0..length at which `atLeast` holds (it must hold from some index on). */
+function firstAtLeast(length: number, atLeast: (index: number) => boolean): number {
+  let lo = 0;
+  let hi = length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (atLeast(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 function within(g: Glyph, area: Area, grid: LatticeGrid): boolean {
@@ -72,26 +109,23 @@ const subColumnGap: StripRule = { minWidth: 4, maxAcrossShare: 0.2, minBesideSha
  */
 export function addUnruledColumns(grid: LatticeGrid, glyphs: Glyph[]): LatticeGrid {
   let current = grid;
+  const textOf = areaText(glyphs, grid.rowEdges);
   // Right to left, so that an added edge does not move the columns still to be looked at.
   for (let col = grid.columnEdges.length - 2; col >= 0; col -= 1) {
-    for (const edge of gapsIn(current, col, glyphs).reverse()) current = withEdge(current, col, edge, glyphs);
+    for (const edge of gapsIn(current, col, textOf).reverse()) current = withEdge(current, col, edge, textOf);
   }
   return current;
 }
 
 /** The x positions of the gaps found in column `col`, left to right. */
-function gapsIn(grid: LatticeGrid, col: number, glyphs: Glyph[]): number[] {
+function gapsIn(grid: LatticeGrid, col: number, textOf: AreaText): number[] {
   const left = grid.columnEdges[col] ?? 0;
   const right = grid.columnEdges[col + 1] ?? 0;
   // Areas spanning into neighbouring columns count too, by their pieces that reach into this one: a
   // body row ruled only above and below spans the columns a ruled header divides.
   const rows = grid.areas
     .filter((area) => area.col <= col && area.col + area.colSpan > col)
-    .map((area) =>
-      piecesOf(glyphs.filter((g) => !isBlank(g) && within(g, area, grid))).filter(
-        (piece) => piece.x1 > left && piece.x0 < right,
-      ),
-    )
+    .map((area) => piecesOf(textOf(area, grid)).filter((piece) => piece.x1 > left && piece.x0 < right))
     .filter((pieces) => pieces.length > 0);
   return clearStrips(rows, left, right, subColumnGap);
 }
@@ -107,15 +141,13 @@ function piecesOf(glyphs: Glyph[]): Span[] {
 }
 
 /** The grid with an edge at `x` inside column `col`; areas right of it move one column right. */
-function withEdge(grid: LatticeGrid, col: number, x: number, glyphs: Glyph[]): LatticeGrid {
+function withEdge(grid: LatticeGrid, col: number, x: number, textOf: AreaText): LatticeGrid {
   const columnEdges = [...grid.columnEdges.slice(0, col + 1), x, ...grid.columnEdges.slice(col + 1)];
   const areas = grid.areas.flatMap((area): Area[] => {
     if (area.col > col) return [{ ...area, col: area.col + 1 }];
     if (area.col + area.colSpan <= col) return [area];
     if (area.colSpan > 1) return [{ ...area, colSpan: area.colSpan + 1 }];
-    const crosses = piecesOf(glyphs.filter((g) => !isBlank(g) && within(g, area, grid))).some(
-      (piece) => piece.x0 < x && piece.x1 > x,
-    );
+    const crosses = piecesOf(textOf(area, grid)).some((piece) => piece.x0 < x && piece.x1 > x);
     if (crosses) return [{ ...area, colSpan: 2 }];
     return [area, { ...area, col: col + 1 }];
   });

@@ -44,17 +44,24 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
     if (cx < left || cx > right || cy < (rowEdges[0] ?? 0) || cy > (rowEdges[rows] ?? 0)) continue;
     perRow[indexIn(rowEdges, cy)]?.push(g);
   }
+  // The area covering each grid position (areas never overlap).
+  const owner: (Area | undefined)[][] = Array.from({ length: rows }, () => []);
+  for (const a of grid.areas)
+    for (let r = a.row; r < a.row + a.rowSpan; r++)
+      for (let c = a.col; c < a.col + a.colSpan; c++) {
+        const row = owner[r];
+        if (row) row[c] = a;
+      }
   const extra = new Map<number, number[]>();
   perRow.forEach((band, r) => {
     const byArea = new Map<Area, Glyph[]>();
     for (const g of band) {
-      const c = indexIn(columnEdges, (g.box.x0 + g.box.x1) / 2);
-      const area = grid.areas.find(
-        (a) => r >= a.row && r < a.row + a.rowSpan && c >= a.col && c < a.col + a.colSpan,
-      );
+      const area = owner[r]?.[indexIn(columnEdges, (g.box.x0 + g.box.x1) / 2)];
       // An area that reaches down from a band above cannot be cut at this band's lines.
       if (!area || area.row !== r) return;
-      byArea.set(area, [...(byArea.get(area) ?? []), g]);
+      const list = byArea.get(area);
+      if (list) list.push(g);
+      else byArea.set(area, [g]);
     }
     // A first row under more rows is a header: its wrapped lines belong together.
     if (r === 0 && rows > 1) return;

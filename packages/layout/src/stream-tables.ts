@@ -36,8 +36,10 @@ function candidateRuns(rows: TextRow[], bodySize: number): TextRow[][][] {
   const runs: TextRow[][][] = [];
   let pieces: TextRow[][] = [];
   let run: TextRow[] = [];
-  // Every row of the stretch so far, its pieces' and the current one's.
+  // Every row of the stretch so far, its pieces' and the current one's, and their width across.
   let stretch: TextRow[] = [];
+  let across = { x0: Number.POSITIVE_INFINITY, x1: Number.NEGATIVE_INFINITY };
+  const width = () => Math.max(0, across.x1 - across.x0);
   const endPiece = () => {
     if (run.length) pieces.push(run);
     run = [];
@@ -47,22 +49,25 @@ function candidateRuns(rows: TextRow[], bodySize: number): TextRow[][][] {
     if (trimmed(stretch).filter(multiCell).length >= minRows) runs.push(pieces);
     pieces = [];
     stretch = [];
+    across = { x0: Number.POSITIVE_INFINITY, x1: Number.NEGATIVE_INFINITY };
   };
   for (const row of rows) {
     const last = stretch.at(-1);
     const gap = last ? row.top - last.bottom : 0;
     if (last && gap > maxJoinGapEm * bodySize) close();
     else if (last && gap > Math.max(2.5 * bodySize, 1.6 * (last.bottom - last.top))) endPiece();
-    if (isProseRow(row, stretch, columnLines)) {
+    if (stretch.length && isProseRow(row, width(), columnLines)) {
       close();
       continue;
     }
     const single = row.fragments[0];
     // A lone fragment continues a table when it is narrow, like a wrapped cell or a group label.
-    const narrow = single !== undefined && single.box.x1 - single.box.x0 < 0.45 * runWidth(stretch);
+    const narrow = single !== undefined && single.box.x1 - single.box.x0 < 0.45 * width();
     if (multiCell(row) || (stretch.length && narrow)) {
       run.push(row);
       stretch.push(row);
+      for (const f of row.fragments)
+        across = { x0: Math.min(across.x0, f.box.x0), x1: Math.max(across.x1, f.box.x1) };
     } else close();
   }
   close();
@@ -132,23 +137,16 @@ function textColumnLines(rows: TextRow[], bodySize: number): Set<Fragment> {
 }
 
 /**
- * A row of prose across the table: one line of many words spanning most of the run (a footnote under
- * it), or lines of text columns that cover a good part of it (two-column text after a table, or a
- * narrow column of text beside one).
+ * A row of prose across a stretch `across` points wide: one line of many words spanning most of it
+ * (a footnote under a table), or lines of text columns that cover a good part of it (two-column text
+ * after a table, or a narrow column of text beside one).
  */
-function isProseRow(row: TextRow, run: TextRow[], columnLines: Set<Fragment>): boolean {
-  if (!run.length) return false;
+function isProseRow(row: TextRow, across: number, columnLines: Set<Fragment>): boolean {
   const width = (f: Fragment) => f.box.x1 - f.box.x0;
-  const across = runWidth(run);
   if (row.fragments.some((f) => wordCount(f) > proseWords && width(f) > proseWidthShare * across))
     return true;
   const inColumns = row.fragments.filter((f) => columnLines.has(f));
   return inColumns.reduce((sum, f) => sum + width(f), 0) > columnProseShare * across;
-}
-
-function runWidth(run: TextRow[]): number {
-  const xs = run.flatMap((r) => r.fragments.flatMap((f) => [f.box.x0, f.box.x1]));
-  return xs.length ? Math.max(...xs) - Math.min(...xs) : 0;
 }
 
 /** Prose set in columns splits into long fragments of many words; table cells are short. */
