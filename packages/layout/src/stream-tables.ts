@@ -111,13 +111,19 @@ const columnProseShare = 0.35;
 
 const wordCount = (f: Fragment) => f.text.split(/\s+/).length;
 
+/** Lines of text columns: `wide` ones known by their width alone, `aligned` ones by their neighbours. */
+interface ColumnLines {
+  wide: Set<Fragment>;
+  aligned: Set<Fragment>;
+}
+
 /**
- * Lines of text columns: fragments of many words at least `proseWidthEm` wide, or set flush with
+ * Lines of text columns: fragments of many words at least `proseWidthEm` wide; or set flush with
  * another line of several words close above or below (both edges within 1 pt: a justified column,
  * however narrow), or justified with stretched spaces.
  */
-function textColumnLines(rows: TextRow[], bodySize: number): Set<Fragment> {
-  const lines = new Set<Fragment>();
+function textColumnLines(rows: TextRow[], bodySize: number): ColumnLines {
+  const lines: ColumnLines = { wide: new Set(), aligned: new Set() };
   rows.forEach((row, i) => {
     const near = () => rows.slice(Math.max(0, i - columnLineReach), i + columnLineReach + 1);
     for (const f of row.fragments) {
@@ -126,26 +132,30 @@ function textColumnLines(rows: TextRow[], bodySize: number): Set<Fragment> {
           r.fragments.some((g) => g !== f && wordCount(g) >= minLineWords && flush(g.box, f.box)),
         );
       const many = wordCount(f) > proseWords;
-      if (
-        (many && (f.box.x1 - f.box.x0 > proseWidthEm * bodySize || flushWithAnother())) ||
-        isJustifiedLine(f.glyphs)
-      )
-        lines.add(f);
+      if ((many && flushWithAnother()) || isJustifiedLine(f.glyphs)) lines.aligned.add(f);
+      else if (many && f.box.x1 - f.box.x0 > proseWidthEm * bodySize) lines.wide.add(f);
     }
   });
   return lines;
 }
 
+/** Short cells (words at most) beside a wide line from which the line is a table's long label. */
+const labelledCells = { count: 3, maxWords: 3 };
+
 /**
  * A row of prose across a stretch `across` points wide: one line of many words spanning most of it
  * (a footnote under a table), or lines of text columns that cover a good part of it (two-column text
- * after a table, or a narrow column of text beside one).
+ * after a table, or a narrow column of text beside one). A wide line followed by several short cells
+ * is a table's row with a long label, unless its neighbours set it in a text column.
  */
-function isProseRow(row: TextRow, across: number, columnLines: Set<Fragment>): boolean {
+function isProseRow(row: TextRow, across: number, columnLines: ColumnLines): boolean {
   const width = (f: Fragment) => f.box.x1 - f.box.x0;
   if (row.fragments.some((f) => wordCount(f) > proseWords && width(f) > proseWidthShare * across))
     return true;
-  const inColumns = row.fragments.filter((f) => columnLines.has(f));
+  const cells = row.fragments.filter((f) => wordCount(f) <= labelledCells.maxWords).length;
+  const inColumns = row.fragments.filter(
+    (f) => columnLines.aligned.has(f) || (columnLines.wide.has(f) && cells < labelledCells.count),
+  );
   return inColumns.reduce((sum, f) => sum + width(f), 0) > columnProseShare * across;
 }
 

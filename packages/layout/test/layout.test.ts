@@ -200,6 +200,15 @@ describe("layout blocks", () => {
     }
   });
 
+  it("keeps a table whole across a row whose label is as long as a line of prose", () => {
+    // camelot's m27 (never tuned on): rows with a long name in one cell and short cells after it
+    // ended the table as if they were lines of a text column, leaving it in three pieces.
+    const tables = tablesOf(firstPage("tables/camelot_m27.pdf"));
+    const holding = (text: string) => tables.findIndex((t) => t.cells.some((c) => c.text === text));
+    expect(holding("415051")).toBeGreaterThanOrEqual(0);
+    expect(holding("618693")).toBe(holding("415051"));
+  });
+
   it("keeps the columns of a table under a header that spans them", () => {
     // ICDAR 2013 us-025, page 2 (tuning half): headers spanning columns ("American Indian/Alaska
     // native" over "no.  Rate  (95% CI)") sit over gaps that every row below keeps clear.
