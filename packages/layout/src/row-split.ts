@@ -3,6 +3,9 @@ import type { LatticeGrid } from "./lattice.js";
 
 type Area = LatticeGrid["areas"][number];
 
+/** Lines an area reaching down from a band above must hold in a band for the band to be split. */
+const minReachingLines = 3;
+
 function indexIn(edges: number[], v: number): number {
   for (let i = 0; i < edges.length - 1; i++) if (v < (edges[i + 1] ?? 0)) return i;
   return edges.length - 2;
@@ -53,12 +56,14 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
         if (row) row[c] = a;
       }
   const extra = new Map<number, number[]>();
+  // Areas reaching down from a band above into a band that is split, with text in it: a label
+  // column ruled only around the whole table, beside a body set line by line.
+  const reaching = new Set<Area>();
   perRow.forEach((band, r) => {
     const byArea = new Map<Area, Glyph[]>();
     for (const g of band) {
       const area = owner[r]?.[indexIn(columnEdges, (g.box.x0 + g.box.x1) / 2)];
-      // An area that reaches down from a band above cannot be cut at this band's lines.
-      if (!area || area.row !== r) return;
+      if (!area) return;
       const list = byArea.get(area);
       if (list) list.push(g);
       else byArea.set(area, [g]);
@@ -67,6 +72,11 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
     if (r === 0 && rows > 1) return;
     const centres = lineCentres(band);
     if (centres.length < 3) return;
+    // An area reaching down from a band above may be cut at this band's lines only when it holds
+    // lines of its own here (a label column beside the body); a header cell spanning down, one or
+    // two lines, keeps the band whole.
+    for (const [area, glyphsIn] of byArea)
+      if (area.row < r && lineCentres(glyphsIn).length < minReachingLines) return;
     // Split only where the lines are rows: at least two cells carry every one of the band's lines (a
     // header's wrapped cells, centred at different heights, never all line up), or cells of several
     // lines leave some of the band's lines out in the middle (values beside a label column that has
@@ -86,6 +96,7 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
       r,
       centres.slice(1).map((c, i) => (c + (centres[i] ?? c)) / 2),
     );
+    for (const area of byArea.keys()) if (area.row < r) reaching.add(area);
   });
   if (!extra.size) return grid;
   const newEdges: number[] = [];
@@ -100,15 +111,22 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
   for (const a of grid.areas) {
     const start = shift[a.row] ?? 0;
     const end = shift[a.row + a.rowSpan] ?? start + 1;
-    if (!extra.has(a.row)) {
+    if (!extra.has(a.row) && !reaching.has(a)) {
       areas.push({ ...a, row: start, rowSpan: end - start });
       continue;
     }
-    // One area per line of the split band; an area reaching further down (past a ruling that ends
-    // part-way across) keeps its rows below the band as one.
-    const bandEnd = shift[a.row + 1] ?? end;
-    for (let r = start; r < bandEnd; r++) areas.push({ ...a, row: r, rowSpan: 1 });
-    if (end > bandEnd) areas.push({ ...a, row: bandEnd, rowSpan: end - bandEnd });
+    // One area per line of each split band it has text in; the rows between such bands, above or
+    // below them (past a ruling that ends part-way across), stay one area each.
+    let from = start;
+    for (let r = a.row; r < a.row + a.rowSpan; r++) {
+      if (!extra.has(r) || (r !== a.row && !reaching.has(a))) continue;
+      const bandStart = shift[r] ?? from;
+      const bandEnd = shift[r + 1] ?? end;
+      if (bandStart > from) areas.push({ ...a, row: from, rowSpan: bandStart - from });
+      for (let line = bandStart; line < bandEnd; line++) areas.push({ ...a, row: line, rowSpan: 1 });
+      from = bandEnd;
+    }
+    if (end > from) areas.push({ ...a, row: from, rowSpan: end - from });
   }
   return { columnEdges, rowEdges: newEdges, areas };
 }

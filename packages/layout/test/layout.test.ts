@@ -169,6 +169,19 @@ describe("layout blocks", () => {
     ]);
   });
 
+  it("splits a ruled body into rows beside a label column ruled only around the table", () => {
+    // ICDAR 2013 us-001, page 3 (tuning half): the labels' area reaches down from the header, and
+    // the body's figures, set line by line, shared one row with the last header line.
+    const grid = tableToGrid(tablesOf(pageOf("tables/icdar2013_us-001.pdf", 2))[0] ?? fail());
+    expect(grid.find((row) => row[0]?.startsWith("Female"))?.slice(1, 6)).toEqual([
+      "19.0",
+      "0.3",
+      "18.3",
+      "0.4",
+      "*–0.7",
+    ]);
+  });
+
   it("keeps a borderless table whole across the blank between its header and body", () => {
     // camelot's budget: the column headings stand apart from the first ministry's rows.
     const table = tablesOf(firstPage("tables/camelot_budget.pdf"))[0] ?? fail();
