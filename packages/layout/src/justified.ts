@@ -1,6 +1,6 @@
 import { median, unionBoxes } from "./geometry.js";
 import { type Glyph, isBlank } from "./glyphs.js";
-import type { Fragment, TextRow } from "./text-rows.js";
+import { type Fragment, type TextRow, wordCount } from "./text-rows.js";
 import type { Box } from "./types.js";
 
 /**
@@ -46,7 +46,7 @@ const inked = (glyphs: Glyph[]) => glyphs.filter((g) => !isBlank(g));
 /** Rows either way within which a justified line finds another line of its column. */
 export const columnLineReach = 4;
 
-const wordCount = (fragments: Fragment[]) => fragments.reduce((n, f) => n + f.text.split(/\s+/).length, 0);
+const chainWords = (chain: Fragment[]) => chain.reduce((n, f) => n + wordCount(f), 0);
 
 /** Two lines set flush on both sides, as the lines of one justified column are. */
 export const flush = (a: Box, b: Box) =>
@@ -57,22 +57,24 @@ function chainsOf(row: TextRow): Fragment[][] {
   const pieces = row.fragments;
   const gapEm = (a: Fragment, b: Fragment) => (b.box.x0 - a.box.x1) / Math.max(a.size, b.size);
   const breaks = pieces.slice(1).map((next, i) => gapEm(pieces[i] as Fragment, next));
-  const spaces = [...pieces.flatMap((f) => wordGapsEm(f.glyphs)), ...breaks];
-  const stretched = (gap: number, before: Fragment, after: Fragment) => {
+  const inner = pieces.map((f) => wordGapsEm(f.glyphs));
+  const spaces = [...inner.flat(), ...breaks];
+  // Whether the break before piece `i` is a stretched word space.
+  const stretched = (i: number) => {
+    const gap = breaks[i - 1] ?? Infinity;
     const alike = (s: number) => Math.abs(s - gap) <= sameSpacingEm;
     return (
       gap <= maxStretchedSpaceEm &&
       spaces.filter(alike).length - 1 >= minMatchingSpaces &&
-      [...wordGapsEm(before.glyphs), ...wordGapsEm(after.glyphs)].every(alike) &&
-      hasLetter(before.glyphs) &&
-      hasLetter(after.glyphs)
+      [...(inner[i - 1] ?? []), ...(inner[i] ?? [])].every(alike) &&
+      hasLetter(pieces[i - 1]?.glyphs ?? []) &&
+      hasLetter(pieces[i]?.glyphs ?? [])
     );
   };
   const chains: Fragment[][] = [];
   pieces.forEach((piece, i) => {
-    const before = pieces[i - 1];
     const chain = chains.at(-1);
-    if (chain && before && stretched(breaks[i - 1] ?? Infinity, before, piece)) chain.push(piece);
+    if (chain && stretched(i)) chain.push(piece);
     else chains.push([piece]);
   });
   return chains;
@@ -88,11 +90,11 @@ function chainsOf(row: TextRow): Fragment[][] {
 export function joinStretchedSpaces(rows: TextRow[]): TextRow[] {
   const chains = rows.map(chainsOf);
   const extent = (chain: Fragment[]) => unionBoxes(chain.map((f) => f.box));
-  const lines = chains.map((row) => row.filter((chain) => wordCount(chain) >= minLineWords).map(extent));
+  const lines = chains.map((row) => row.filter((chain) => chainWords(chain) >= minLineWords).map(extent));
   return rows.map((row, i) => {
     const near = lines.slice(Math.max(0, i - columnLineReach), i + columnLineReach + 1);
     const fragments = (chains[i] ?? []).flatMap((chain) => {
-      if (chain.length < 2 || wordCount(chain) < minLineWords) return chain;
+      if (chain.length < 2 || chainWords(chain) < minLineWords) return chain;
       const box = extent(chain);
       const matched = near.flat().filter((other) => flush(other, box)).length > 1; // itself, and another
       return matched ? [chain.reduce(joined)] : chain;
@@ -121,14 +123,10 @@ function joined(a: Fragment, b: Fragment): Fragment {
 }
 
 /** A line of justified text: several words, mostly of letters, all set apart by stretched spaces. */
-export function isJustifiedLine(glyphs: Glyph[]): boolean {
-  const gaps = wordGapsEm(glyphs);
+export function isJustifiedLine(fragment: Fragment): boolean {
+  const gaps = wordGapsEm(fragment.glyphs);
   if (gaps.length + 1 < minLineWords || median(gaps) < stretchedSpaceEm) return false;
   // Figures set half an em apart are a table's row, however evenly spaced.
-  const words = glyphs
-    .map((g) => g.c)
-    .join("")
-    .trim()
-    .split(/\s+/);
+  const words = fragment.text.split(/\s+/);
   return words.filter((word) => /\p{L}/u.test(word)).length * 2 > words.length;
 }

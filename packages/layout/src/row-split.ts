@@ -1,15 +1,11 @@
 import { type Glyph, isBlank } from "./glyphs.js";
 import type { LatticeGrid } from "./lattice.js";
+import { areaOwners, indexIn } from "./table-build.js";
 
 type Area = LatticeGrid["areas"][number];
 
 /** Lines an area reaching down from a band above must hold in a band for the band to be split. */
 const minReachingLines = 3;
-
-function indexIn(edges: number[], v: number): number {
-  for (let i = 0; i < edges.length - 1; i++) if (v < (edges[i + 1] ?? 0)) return i;
-  return edges.length - 2;
-}
 
 /** True when two line centres are the same line: within half the band's median glyph size. */
 function near(a: number, b: number, band: Glyph[]): boolean {
@@ -47,14 +43,7 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
     if (cx < left || cx > right || cy < (rowEdges[0] ?? 0) || cy > (rowEdges[rows] ?? 0)) continue;
     perRow[indexIn(rowEdges, cy)]?.push(g);
   }
-  // The area covering each grid position (areas never overlap).
-  const owner: (Area | undefined)[][] = Array.from({ length: rows }, () => []);
-  for (const a of grid.areas)
-    for (let r = a.row; r < a.row + a.rowSpan; r++)
-      for (let c = a.col; c < a.col + a.colSpan; c++) {
-        const row = owner[r];
-        if (row) row[c] = a;
-      }
+  const owner = areaOwners(grid.areas, rows, columnEdges.length - 1);
   const extra = new Map<number, number[]>();
   // Areas reaching down from a band above into a band that is split, with text in it: a label
   // column ruled only around the whole table, beside a body set line by line.
@@ -62,7 +51,7 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
   perRow.forEach((band, r) => {
     const byArea = new Map<Area, Glyph[]>();
     for (const g of band) {
-      const area = owner[r]?.[indexIn(columnEdges, (g.box.x0 + g.box.x1) / 2)];
+      const area = grid.areas[owner[r]?.[indexIn(columnEdges, (g.box.x0 + g.box.x1) / 2)] ?? -1];
       if (!area) return;
       const list = byArea.get(area);
       if (list) list.push(g);

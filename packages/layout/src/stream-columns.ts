@@ -15,21 +15,14 @@ const headerRows = 3;
  * of a table found without it: it never makes text a table.
  */
 export function streamColumns(run: TextRow[], bodySize: number): number[] | undefined {
-  const plain = columnEdgesOf(run, bodySize, false);
-  if (!plain) return undefined;
-  const multi = run.filter((r) => r.fragments.length >= 2).length;
-  return (multi >= spanToleranceRows && columnEdgesOf(run, bodySize, true)) || plain;
-}
-
-function columnEdgesOf(run: TextRow[], bodySize: number, headerSpans: boolean): number[] | undefined {
   const multi = run.filter((r) => r.fragments.length >= 2);
   const xs = run.flatMap((r) => r.fragments.flatMap((f) => [f.box.x0, f.box.x1]));
   const left = Math.floor(Math.min(...xs));
   const right = Math.ceil(Math.max(...xs));
   const width = right - left + 1;
   if (!Number.isFinite(width) || width <= 0) return undefined;
-  // How many multi-cell rows put ink over each x (1 pt bins), the first few rows' (where a header
-  // spanning columns sits) left out when `headerSpans`, save one.
+  // How many multi-cell rows put ink over each x (1 pt bins), and whether one of the first few
+  // (where a header spanning columns sits) does.
   const cover = new Array<number>(width).fill(0);
   const headerCover = new Uint8Array(width);
   multi.forEach((row, i) => {
@@ -38,31 +31,39 @@ function columnEdgesOf(run: TextRow[], bodySize: number, headerSpans: boolean): 
       for (let x = Math.floor(f.box.x0) - left; x < Math.ceil(f.box.x1) - left; x++) seen[x] = 1;
     for (let x = 0; x < width; x++) {
       cover[x] = (cover[x] ?? 0) + (seen[x] ?? 0);
-      if (headerSpans && i < headerRows && seen[x]) headerCover[x] = 1;
+      if (i < headerRows && seen[x]) headerCover[x] = 1;
     }
   });
-  // A tenth of the rows may cross a gap (headers spanning columns).
+  // A tenth of the rows may cross a gap (headers spanning columns); with `headerSpans`, one of the
+  // first few rows more.
   const allowed = Math.floor(multi.length * 0.1);
   const minGap = Math.max(3, bodySize * 0.5);
-  const edges = [left];
-  let gapStart = -1;
-  for (let x = 0; x <= width; x++) {
-    const clear = x < width && (cover[x] ?? 0) - (headerCover[x] ?? 0) <= allowed;
-    if (clear && gapStart < 0) gapStart = x;
-    if (!clear && gapStart >= 0) {
-      if (x - gapStart >= minGap && gapStart > 0 && x < width) edges.push(left + (gapStart + x) / 2);
-      gapStart = -1;
+  const edgesWith = (headerSpans: boolean): number[] | undefined => {
+    const edges = [left];
+    let gapStart = -1;
+    for (let x = 0; x <= width; x++) {
+      const crossing = (cover[x] ?? 0) - (headerSpans ? (headerCover[x] ?? 0) : 0);
+      const clear = x < width && crossing <= allowed;
+      if (clear && gapStart < 0) gapStart = x;
+      if (!clear && gapStart >= 0) {
+        if (x - gapStart >= minGap && gapStart > 0 && x < width) edges.push(left + (gapStart + x) / 2);
+        gapStart = -1;
+      }
     }
-  }
-  edges.push(right);
-  if (edges.length < 3) return undefined;
-  // Every column must hold text in at least three rows, or it is noise.
-  const filled = (a: number, b: number) =>
-    run.filter((r) => r.fragments.some((f) => (f.box.x0 + f.box.x1) / 2 > a && (f.box.x0 + f.box.x1) / 2 < b))
-      .length;
-  for (let i = 0; i < edges.length - 1; i++)
-    if (filled(edges[i] ?? 0, edges[i + 1] ?? 0) < 2) return undefined;
-  return edges;
+    edges.push(right);
+    if (edges.length < 3) return undefined;
+    // Every column must hold text in at least three rows, or it is noise.
+    const filled = (a: number, b: number) =>
+      run.filter((r) =>
+        r.fragments.some((f) => (f.box.x0 + f.box.x1) / 2 > a && (f.box.x0 + f.box.x1) / 2 < b),
+      ).length;
+    for (let i = 0; i < edges.length - 1; i++)
+      if (filled(edges[i] ?? 0, edges[i + 1] ?? 0) < 2) return undefined;
+    return edges;
+  };
+  const plain = edgesWith(false);
+  if (!plain) return undefined;
+  return (multi.length >= spanToleranceRows && edgesWith(true)) || plain;
 }
 
 /**

@@ -6,7 +6,7 @@ import { minGutterPt, pageColumns } from "./reading-order.js";
 import type { Point } from "./rulings.js";
 import { splitTightColumns, streamColumns } from "./stream-columns.js";
 import { pourIntoGrid } from "./table-build.js";
-import { type Fragment, type TextRow, textRows } from "./text-rows.js";
+import { type Fragment, type TextRow, textRows, wordCount } from "./text-rows.js";
 import type { Box, Table } from "./types.js";
 
 /** Inside a line, a gap wider than this many ems separates table cells. */
@@ -109,8 +109,6 @@ const proseWidthEm = 18;
  */
 const columnProseShare = 0.35;
 
-const wordCount = (f: Fragment) => f.text.split(/\s+/).length;
-
 /** Lines of text columns: `wide` ones known by their width alone, `aligned` ones by their neighbours. */
 interface ColumnLines {
   wide: Set<Fragment>;
@@ -132,7 +130,7 @@ function textColumnLines(rows: TextRow[], bodySize: number): ColumnLines {
           r.fragments.some((g) => g !== f && wordCount(g) >= minLineWords && flush(g.box, f.box)),
         );
       const many = wordCount(f) > proseWords;
-      if ((many && flushWithAnother()) || isJustifiedLine(f.glyphs)) lines.aligned.add(f);
+      if ((many && flushWithAnother()) || isJustifiedLine(f)) lines.aligned.add(f);
       else if (many && f.box.x1 - f.box.x0 > proseWidthEm * bodySize) lines.wide.add(f);
     }
   });

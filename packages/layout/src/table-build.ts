@@ -11,9 +11,23 @@ export interface GridArea {
   colSpan: number;
 }
 
-function indexIn(edges: number[], v: number): number {
+/** The index of the interval of `edges` that holds `v` (the first or last, beyond them). */
+export function indexIn(edges: number[], v: number): number {
   for (let i = 0; i < edges.length - 1; i++) if (v < (edges[i + 1] ?? 0)) return i;
   return edges.length - 2;
+}
+
+/** For each grid position, the index of the area covering it (-1: none; areas never overlap). */
+export function areaOwners(areas: GridArea[], rows: number, cols: number): number[][] {
+  const owner: number[][] = Array.from({ length: rows }, () => new Array<number>(cols).fill(-1));
+  areas.forEach((a, i) => {
+    for (let r = a.row; r < a.row + a.rowSpan; r++)
+      for (let c = a.col; c < a.col + a.colSpan; c++) {
+        const row = owner[r];
+        if (row) row[c] = i;
+      }
+  });
+  return owner;
 }
 
 /** The text and paragraphs of one cell's glyphs. */
@@ -73,14 +87,7 @@ export function pourIntoGrid(
 ): { table: Table; taken: Set<Glyph> } {
   const rows = rowEdges.length - 1;
   const cols = columnEdges.length - 1;
-  const owner: number[][] = Array.from({ length: rows }, () => new Array<number>(cols).fill(-1));
-  areas.forEach((a, i) => {
-    for (let r = a.row; r < a.row + a.rowSpan; r++)
-      for (let c = a.col; c < a.col + a.colSpan; c++) {
-        const row = owner[r];
-        if (row) row[c] = i;
-      }
-  });
+  const owner = areaOwners(areas, rows, cols);
   const box: Box = {
     x0: columnEdges[0] ?? 0,
     y0: rowEdges[0] ?? 0,

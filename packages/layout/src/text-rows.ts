@@ -17,6 +17,9 @@ export interface TextRow {
   bottom: number;
 }
 
+/** The words of a fragment's text. */
+export const wordCount = (f: Fragment) => f.text.split(/\s+/).length;
+
 /** Groups fragments sharing a baseline into rows, top to bottom, each row left to right. */
 export function textRows(runs: { glyphs: Glyph[]; text: string }[]): TextRow[] {
   const fragments: Fragment[] = runs.map((r) => {
