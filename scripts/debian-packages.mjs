@@ -54,4 +54,6 @@ export const debianPackages = [
   // Tests only: `docker-compose config` checks the root docker-compose.yml (infra/test); it needs no
   // Docker daemon.
   "docker-compose",
+  // Tests only: `promtool check metrics` lints every process's /metrics exposition.
+  "prometheus",
 ];

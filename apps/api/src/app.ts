@@ -2,6 +2,7 @@ import express, { type Express } from "express";
 import type { ApiContext } from "./context.js";
 import { authenticate } from "./middleware/authenticate.js";
 import { errorHandler, notFoundHandler } from "./middleware/errors.js";
+import { httpMetrics } from "./middleware/http-metrics.js";
 import { rateLimit } from "./middleware/rate-limit.js";
 import { requestId } from "./middleware/request-id.js";
 import { accountRouter } from "./routes/account.js";
@@ -10,6 +11,7 @@ import { filesRouter } from "./routes/files.js";
 import { healthRouter } from "./routes/health.js";
 import { jobsRouter } from "./routes/jobs.js";
 import { methodNotAllowedRouter } from "./routes/method-not-allowed.js";
+import { metricsRouter } from "./routes/metrics.js";
 import { operationsRouter } from "./routes/operations.js";
 
 /** The middleware order, top to bottom, is the request's path through the API. */
@@ -21,6 +23,9 @@ export function createApp(ctx: ApiContext): Express {
   // throttle keys on it); only as many hops as the operator says are trusted.
   app.set("trust proxy", ctx.config.trustProxyHops);
   app.use(requestId);
+  app.use(httpMetrics(ctx.metrics));
+  // Only when the operator put the metrics on the API's own port (OCTAVO_METRICS_PORT = OCTAVO_PORT).
+  if (ctx.config.metricsPort === ctx.config.port) app.use(metricsRouter(ctx.metrics));
   app.use(methodNotAllowedRouter());
 
   // Public: probes, the API reference, the signed download links and the dashboard.

@@ -10,6 +10,7 @@ import type {
   StoredFile,
 } from "@octavo/core";
 import type { DatabaseHandle } from "@octavo/db";
+import type { ServiceMetrics } from "@octavo/metrics";
 import type { JobEndedListener, JobProducer } from "@octavo/queue";
 import type { BlobStore } from "@octavo/storage";
 import type { RequestHandler } from "express";
@@ -55,6 +56,8 @@ export interface ApiContext {
   availableOperations: ReadonlySet<OperationId>;
   /** Database, Redis, storage, and (advisory) workers; /readyz runs them all. */
   readinessChecks: readonly ReadinessCheck[];
+  /** Counts requests and accepted jobs; /metrics is served apart (see createMetricsApp). */
+  metrics: ServiceMetrics;
   /** The customer dashboard's pages, served at /dashboard on the same origin (see @octavo/dashboard). */
   dashboard?: RequestHandler;
 }

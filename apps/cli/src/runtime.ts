@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { type Config, ConfigError, createLogger, type Logger } from "@octavo/config";
 import {
   AccountService,
@@ -11,6 +12,7 @@ import {
   WebhookDeliveries,
 } from "@octavo/core";
 import { createDatabase, type DatabaseHandle, migrateToLatest } from "@octavo/db";
+import { ServiceMetrics } from "@octavo/metrics";
 import { type AllowList, parseAllowlist } from "@octavo/net";
 import {
   createRedis,
@@ -47,7 +49,12 @@ export interface QueueRuntime extends Runtime {
   jobs: JobService;
   deliveries: WebhookDeliveries;
   housekeeping: Housekeeping;
+  /** This process's Prometheus metrics, served at /metrics (OCTAVO_METRICS_PORT, a worker's health port). */
+  metrics: ServiceMetrics;
 }
+
+/** The version of octavo's CLI package, for octavo_info. */
+const VERSION: string = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
 
 function readAllowlist(config: Config): AllowList {
   try {
@@ -115,6 +122,7 @@ export async function openQueueRuntime(config: Config, role: string): Promise<Qu
     jobs: new JobService(base.database, producer),
     deliveries: new WebhookDeliveries(base.database),
     housekeeping: new Housekeeping(base.database),
+    metrics: new ServiceMetrics({ role, version: VERSION }),
     async close() {
       await producer.close();
       producerConnection.disconnect();

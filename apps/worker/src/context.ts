@@ -6,6 +6,7 @@ import type {
   JobService,
   WebhookDeliveries,
 } from "@octavo/core";
+import type { ServiceMetrics } from "@octavo/metrics";
 import type { AllowList } from "@octavo/net";
 import type { JobProducer } from "@octavo/queue";
 import type { BlobStore } from "@octavo/storage";
@@ -25,4 +26,6 @@ export interface WorkerContext {
   allowlist: AllowList;
   producer: JobProducer;
   redisUrl: string;
+  /** Jobs ended, webhook attempts, engine (re)starts and the depth of this worker's queues. */
+  metrics: ServiceMetrics;
 }

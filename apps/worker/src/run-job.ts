@@ -14,19 +14,26 @@ import type { Sandboxes } from "./sandbox/sandboxes.js";
 
 const PROGRESS_WRITE_INTERVAL_MS = 500;
 
+/** What every log line about a job names: the job, the request that created it, its operation. */
+interface JobLog {
+  jobId: string;
+  requestId: string | undefined;
+  operation: string;
+}
+
 /**
  * Writes the job's progress at most every half second, the first time half a second after it started:
  * a job that ends sooner (most light jobs) writes none, and its poller sees it done instead.
  */
-function progressWriter(ctx: WorkerContext, jobId: string): (fraction: number) => void {
+function progressWriter(ctx: WorkerContext, log: JobLog): (fraction: number) => void {
   let lastWrite = Date.now();
   return (fraction) => {
     const now = Date.now();
     if (now - lastWrite < PROGRESS_WRITE_INTERVAL_MS) return;
     lastWrite = now;
     ctx.jobs
-      .progress(jobId, fraction)
-      .catch((error: unknown) => ctx.logger.warn({ err: error, jobId }, "progress not saved"));
+      .progress(log.jobId, fraction)
+      .catch((error: unknown) => ctx.logger.warn({ err: error, ...log }, "progress not saved"));
   };
 }
 
@@ -96,7 +103,8 @@ export async function runJob(
   if (started.kind === "ended") return "finished"; // a duplicate or late delivery
   if (started.kind === "account-busy") return { kind: "account-busy", cap: started.cap };
   const { job, inputs } = started;
-  ctx.logger.info({ jobId, operation: job.operation, attempt: job.attempts }, "job started");
+  const log: JobLog = { jobId, requestId: job.request_id ?? undefined, operation: job.operation };
+  ctx.logger.info({ ...log, attempt: job.attempts }, "job started");
   const workDir = await mkdtemp(join(tmpdir(), "octavo-job-"));
   try {
     const local: { path: string; name: string }[] = [];
@@ -128,7 +136,7 @@ export async function runJob(
     } as EngineTask;
     const result = await execute(task, runners, {
       timeoutMs: ctx.config.jobTimeoutSeconds * 1000,
-      onProgress: progressWriter(ctx, jobId),
+      onProgress: progressWriter(ctx, log),
       ...(signal ? { signal } : {}),
     });
     enginesDone?.();
@@ -151,16 +159,12 @@ export async function runJob(
           ...(result.report ? { report: result.report } : {}),
         },
       });
-      ctx.logger.info(
-        { jobId, operation: job.operation, engine: result.engine, warnings: result.warnings.length },
-        "job done",
-      );
+      ctx.logger.info({ ...log, engine: result.engine, warnings: result.warnings.length }, "job done");
     } else {
       await settle(ctx, started, { status: "failed", code: result.code, message: result.message });
       ctx.logger.info(
         {
-          jobId,
-          operation: job.operation,
+          ...log,
           code: result.code,
           detail: result.detail,
           stderr: result.stderr || undefined,

@@ -19,7 +19,7 @@ import { ResidentEngines } from "./resident/resident-engines.js";
 import { type RunOutcome, runJob } from "./run-job.js";
 import { RunTimes } from "./run-times.js";
 import { Sandboxes } from "./sandbox/sandboxes.js";
-import { deliverWebhook } from "./webhooks/deliver.js";
+import { DeliveryFailed, deliverWebhook } from "./webhooks/deliver.js";
 
 export interface RunningWorkers {
   /** Stop taking jobs, let running ones finish within the deadline, then hand the rest back. */
@@ -76,13 +76,25 @@ export async function startWorkers(
     officeInstances: ctx.config.workerConcurrency,
   });
   const runners = { sandboxes, resident };
+  const unwatchEngines = ctx.metrics.watchEngines(() => {
+    const restarts = resident.restarts();
+    return {
+      libreofficeRestarts: restarts.libreoffice,
+      chromiumRestarts: restarts.chromium,
+      sandboxStarts: sandboxes.started,
+    };
+  });
+  const unwatchQueues = ctx.metrics.watchQueues({
+    queues: specs.map((spec) => spec.name),
+    depth: (queue) => ctx.producer.depth(queue),
+  });
 
   const onFailed = (job: Job<JobMessage> | undefined, error: Error) => {
     if (!job) return;
     const lastAttempt = job.attemptsMade >= (job.opts.attempts ?? 1);
     // Not the last attempt: BullMQ runs it again after its backoff (OPERATION_JOB_OPTIONS).
     ctx.logger[lastAttempt ? "error" : "warn"](
-      { err: error, jobId: job.data.jobId, queue: job.queueName, attempt: job.attemptsMade, lastAttempt },
+      { err: error, ...job.data, queue: job.queueName, attempt: job.attemptsMade, lastAttempt },
       "job attempt failed",
     );
     if (lastAttempt && !shutdown.signal.aborted) {
@@ -93,7 +105,9 @@ export async function startWorkers(
           "The job could not be run because of a problem on our side; it was not charged. Try again.",
         )
         .then((settled) => afterSettled(ctx, job.data.jobId, settled))
-        .catch((failError: unknown) => ctx.logger.error({ err: failError }, "could not mark the job failed"));
+        .catch((failError: unknown) =>
+          ctx.logger.error({ err: failError, ...job.data }, "could not mark the job failed"),
+        );
     }
   };
 
@@ -101,7 +115,7 @@ export async function startWorkers(
   // (not failed, no attempt used up), so another worker runs it at once.
   const handBack = async (job: Job<JobMessage>, token: string | undefined): Promise<never> => {
     await job.moveToWait(token);
-    ctx.logger.warn({ jobId: job.data.jobId, queue: job.queueName }, "job handed back on shutdown");
+    ctx.logger.warn({ ...job.data, queue: job.queueName }, "job handed back on shutdown");
     throw new WaitingError();
   };
   const runTimes = new RunTimes();
@@ -177,9 +191,11 @@ export async function startWorkers(
       },
     );
     webhooks.on("error", (error) => ctx.logger.error({ err: error }, "webhook worker error"));
-    webhooks.on("failed", (job, error) =>
-      ctx.logger.warn({ deliveryId: job?.data.jobId, problem: error.message }, "webhook attempt failed"),
-    );
+    // A refused delivery was logged with its job by deliverWebhook; this is anything else that threw.
+    webhooks.on("failed", (job, error) => {
+      if (!(error instanceof DeliveryFailed))
+        ctx.logger.warn({ err: error, deliveryId: job?.data.jobId }, "webhook attempt failed");
+    });
     workers.push(webhooks);
   }
 
@@ -199,6 +215,8 @@ export async function startWorkers(
     isRunning: () => running && workers.every((worker) => worker.isRunning()),
     async close(deadlineMs = ctx.config.shutdownGraceSeconds * 1000) {
       running = false;
+      unwatchQueues();
+      unwatchEngines();
       const graceful = Promise.all(workers.map((worker) => worker.close()));
       const timer = setTimeout(() => shutdown.abort(), deadlineMs);
       await graceful;

@@ -55,8 +55,13 @@ export interface Config {
    * from X-Forwarded-For that many hops back (Express's "trust proxy"). 0: the socket's address.
    */
   trustProxyHops: number;
-  /** Where an `octavo worker` process answers /healthz and /readyz; undefined: no HTTP server. */
+  /** Where an `octavo worker` process answers /healthz, /readyz and /metrics; undefined: no HTTP server. */
   healthPort: number | undefined;
+  /**
+   * Where the API (and `octavo start`) serves Prometheus metrics at /metrics, apart from the public
+   * listener; the API's own port puts /metrics on it, on purpose. Undefined: no metrics listener.
+   */
+  metricsPort: number | undefined;
 }
 
 export class ConfigError extends Error {
@@ -176,6 +181,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const secretKey = env.OCTAVO_SECRET_KEY || ensureSecretKey(dataDir);
   const storageUrl = readStorageUrl(env, dataDir);
   const healthPort = env.OCTAVO_HEALTH_PORT ? readInteger(env, "OCTAVO_HEALTH_PORT", 0, 0, 65535) : undefined;
+  const metricsPort = env.OCTAVO_METRICS_PORT
+    ? readInteger(env, "OCTAVO_METRICS_PORT", 0, 0, 65535)
+    : undefined;
   if (secretKey.length < 32) throw new ConfigError("OCTAVO_SECRET_KEY", "must be at least 32 characters");
 
   return {
@@ -203,6 +211,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logLevel: logLevel as Config["logLevel"],
     trustProxyHops: readInteger(env, "OCTAVO_TRUST_PROXY_HOPS", 0, 0, 10),
     healthPort,
+    metricsPort,
   };
 }
 
@@ -221,6 +230,7 @@ export function unknownSettings(env: Env = process.env): string[] {
     "OCTAVO_S3_FORCE_PATH_STYLE",
     "OCTAVO_DOWNLOAD_LINKS",
     "OCTAVO_HEALTH_PORT",
+    "OCTAVO_METRICS_PORT",
     "OCTAVO_TRUST_PROXY_HOPS",
     "OCTAVO_SECRET_KEY",
     "OCTAVO_WORKER_CONCURRENCY",

@@ -58,6 +58,7 @@ export {
   JobService,
   type NewJob,
   type Outcome,
+  type QueuedJob,
   QuotaExceededError,
   type Settled,
   type StartAttempt,

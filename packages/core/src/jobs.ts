@@ -56,7 +56,13 @@ export interface JobQueue {
    * places first, and the same place in the order jobs came: each account's jobs take turns, so one
    * account's backlog does not hold up another account's jobs.
    */
-  enqueueJob(operation: OperationId, jobId: string, place: number): Promise<void>;
+  enqueueJob(operation: OperationId, job: QueuedJob, place: number): Promise<void>;
+}
+
+/** What a queue message names: the job, and the request that created it (for the workers' log lines). */
+export interface QueuedJob {
+  jobId: string;
+  requestId?: string | undefined;
 }
 
 export interface NewJob {
@@ -68,6 +74,8 @@ export interface NewJob {
   options: Record<string, unknown>;
   webhookUrl: string | undefined;
   inputs: StoredFile[];
+  /** The request's X-Request-Id, kept so the job's log lines can name the request. */
+  requestId?: string;
   /**
    * An Idempotency-Key, bound in the job's own transaction to the request's fingerprint and to the
    * answer a retry with the same key gets.
@@ -110,8 +118,9 @@ export type Outcome =
   | { status: "done"; outputs: StoredFile[]; work: CompletedWork }
   | { status: "failed"; code: JobErrorCode; message: string };
 
-/** A job settled: its webhook delivery, when it asked for one, is recorded and waits to be sent. */
+/** A job settled: its row as it ended, and its webhook delivery, when it asked for one, recorded to be sent. */
 export interface Settled {
+  job: JobRow;
   deliveryId: string | undefined;
 }
 
@@ -185,6 +194,7 @@ export class JobService {
         warnings: null,
         report: null,
         webhook_url: job.webhookUrl ?? null,
+        request_id: job.requestId ?? null,
         attempts: 0,
         created_at: createdAt,
         started_at: null,
@@ -207,7 +217,8 @@ export class JobService {
       }
       return { row, place: ahead + 1 };
     });
-    const queued = await this.queue.enqueueJob(job.operation, job.id, place).then(
+    const message = { jobId: job.id, requestId: job.requestId };
+    const queued = await this.queue.enqueueJob(job.operation, message, place).then(
       () => true,
       () => false,
     );
@@ -220,7 +231,8 @@ export class JobService {
       createdAt: job.created_at,
       id: job.id,
     });
-    await this.queue.enqueueJob(job.operation as OperationId, job.id, ahead + 1);
+    const message = { jobId: job.id, requestId: job.request_id ?? undefined };
+    await this.queue.enqueueJob(job.operation as OperationId, message, ahead + 1);
   }
 
   /** The job of this account, or undefined (unknown, or another account's: they look the same). */
@@ -307,7 +319,7 @@ export class JobService {
           created_at: finishedAt,
         });
       }
-      return { deliveryId: await deliveryFor(trx, job, now) };
+      return { job, deliveryId: await deliveryFor(trx, job, now) };
     });
   }
 
@@ -328,7 +340,7 @@ export class JobService {
         error_code: code,
         error_message: message,
       });
-      return job ? { deliveryId: await deliveryFor(trx, job, now) } : undefined;
+      return job ? { job, deliveryId: await deliveryFor(trx, job, now) } : undefined;
     });
   }
 

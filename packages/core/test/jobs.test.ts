@@ -8,6 +8,7 @@ import {
   JobService,
   type NewJob,
   newId,
+  type QueuedJob,
   QuotaExceededError,
   usageOf,
   WebhookDeliveries,
@@ -20,10 +21,12 @@ const now = new Date("2026-11-23T10:00:00.000Z");
 /** A queue that records what it is given (operation, job, place), and can be made to refuse (Redis down). */
 class RecordingQueue {
   readonly queued: [OperationId, string, number][] = [];
+  readonly requestIds = new Map<string, string | undefined>();
   down = false;
-  async enqueueJob(operation: OperationId, jobId: string, place: number): Promise<void> {
+  async enqueueJob(operation: OperationId, job: QueuedJob, place: number): Promise<void> {
     if (this.down) throw new Error("Redis is down");
-    this.queued.push([operation, jobId, place]);
+    this.queued.push([operation, job.jobId, place]);
+    this.requestIds.set(job.jobId, job.requestId);
   }
   placeOf(jobId: string): number | undefined {
     return this.queued.findLast(([, id]) => id === jobId)?.[2];
@@ -111,6 +114,21 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     const lost = (await jobs.findForAccount(burst[2]?.id ?? "", mine)) as JobRow;
     await jobs.enqueueAgain(lost);
     expect(queue.placeOf(lost.id)).toBe(2);
+  });
+
+  it("keeps the id of the request that created a job, on its row and on every message queuing it", async () => {
+    const job = newJob({ requestId: "req_follow_me" });
+    const { job: row } = await jobs.accept(job, now);
+    expect(row.request_id).toBe("req_follow_me");
+    expect(queue.requestIds.get(job.id)).toBe("req_follow_me");
+    queue.requestIds.delete(job.id);
+    await jobs.enqueueAgain(row);
+    expect(queue.requestIds.get(job.id)).toBe("req_follow_me");
+    // A job made without one (an older row, a test) is queued without one.
+    const bare = newJob();
+    await jobs.accept(bare, now);
+    expect(queue.requestIds.has(bare.id)).toBe(true);
+    expect(queue.requestIds.get(bare.id)).toBeUndefined();
   });
 
   it("starts no more of an account's jobs of a lane than its plan allows at once; the others wait their turn", async () => {
@@ -249,6 +267,8 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     expect(await jobs.fail(job.id, "timeout", "did not finish", now)).toBeUndefined();
     const silent = newJob({ webhookUrl: undefined });
     await jobs.accept(silent, now);
-    expect(await jobs.fail(silent.id, "timeout", "did not finish", now)).toEqual({ deliveryId: undefined });
+    const quiet = await jobs.fail(silent.id, "timeout", "did not finish", now);
+    expect(quiet?.deliveryId).toBeUndefined();
+    expect(quiet?.job).toMatchObject({ id: silent.id, status: "failed", error_code: "timeout" });
   });
 });

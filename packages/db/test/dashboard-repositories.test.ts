@@ -91,12 +91,16 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard repositories on %
     // Down drops the sessions table and the password column (the rows above keep everything else).
     const down = await migrator.migrateTo("003-job-results");
     expect(down.error).toBeUndefined();
-    expect(down.results?.map((result) => result.migrationName)).toEqual(["005-fair-queues", "004-dashboard"]);
+    expect(down.results?.map((result) => result.migrationName)).toEqual([
+      "006-request-ids",
+      "005-fair-queues",
+      "004-dashboard",
+    ]);
     const tables = (await handle.db.introspection.getTables()).map((table) => table.name);
     expect(tables).not.toContain("dashboard_sessions");
     const accounts = (await handle.db.introspection.getTables()).find((table) => table.name === "accounts");
     expect(accounts?.columns.map((column) => column.name)).not.toContain("password_hash");
-    expect(await migrateToLatest(handle)).toEqual(["004-dashboard", "005-fair-queues"]);
+    expect(await migrateToLatest(handle)).toEqual(["004-dashboard", "005-fair-queues", "006-request-ids"]);
     expect((await findAccountById(handle.db, "a1"))?.password_hash).toBeNull();
   });
 

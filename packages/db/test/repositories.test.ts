@@ -38,6 +38,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
       "003-job-results",
       "004-dashboard",
       "005-fair-queues",
+      "006-request-ids",
     ]);
     // A second run finds nothing to do.
     expect(await migrateToLatest(handle)).toEqual([]);

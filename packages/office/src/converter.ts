@@ -175,6 +175,11 @@ export class OfficeConverter {
     }
   }
 
+  /** LibreOffice started again after an instance's first start: recycled, crashed or timed out. */
+  get restarts(): number {
+    return this.instances.reduce((sum, instance) => sum + Math.max(0, instance.launches - 1), 0);
+  }
+
   /** Stops every instance; conversions still waiting fail. */
   async close(): Promise<void> {
     this.closed = true;

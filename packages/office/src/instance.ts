@@ -76,6 +76,8 @@ const stderrTailChars = 8 * 1024;
 export class OfficeInstance {
   /** Conversions sent to the current process; the converter recycles the instance past its limit. */
   conversions = 0;
+  /** LibreOffice processes started for this instance so far (for metrics: all but the first are restarts). */
+  launches = 0;
   private child: ChildProcessWithoutNullStreams | undefined;
   private ready = false;
   private starting: Promise<void> | undefined;
@@ -196,6 +198,7 @@ export class OfficeInstance {
   }
 
   private async launch(): Promise<void> {
+    this.launches += 1;
     const { dir, pipeName, logger, index } = this.settings;
     const started = Date.now();
     const launcher = await this.settings.launcher();

@@ -13,11 +13,13 @@ export function assertQueueName(name: string): void {
 }
 
 /**
- * What travels on a queue: the job id and nothing else. Job state lives in the database, so a
- * message can be delivered twice, or late, without harm.
+ * What travels on a queue: the job id, and for an operation's job the id of the request that created
+ * it, which the worker's log lines repeat. Job state lives in the database, so a message can be
+ * delivered twice, or late, without harm.
  */
 export interface JobMessage {
   jobId: string;
+  requestId?: string | undefined;
 }
 
 /** BullMQ's largest priority (2^21). */
@@ -58,8 +60,8 @@ export class JobProducer {
   }
 
   /** The BullMQ job id is our job id, so enqueueing the same job twice is a no-op while it is retained. */
-  async enqueue(queueName: string, jobId: string, options: JobsOptions): Promise<void> {
-    await this.queue(queueName).add("run", { jobId }, { ...options, jobId });
+  async enqueue(queueName: string, message: JobMessage, options: JobsOptions): Promise<void> {
+    await this.queue(queueName).add("run", message, { ...options, jobId: message.jobId });
   }
 
   /**
@@ -67,9 +69,9 @@ export class JobProducer {
    * first and equal priorities keep their order. Every job has one, since BullMQ runs jobs without a
    * priority before all others.
    */
-  enqueueJob(operation: string, jobId: string, place: number): Promise<void> {
+  enqueueJob(operation: string, message: JobMessage, place: number): Promise<void> {
     const priority = Math.min(Math.max(1, Math.round(place)), MAX_PRIORITY);
-    return this.enqueue(operation, jobId, { ...OPERATION_JOB_OPTIONS, priority });
+    return this.enqueue(operation, message, { ...OPERATION_JOB_OPTIONS, priority });
   }
 
   /** A repeating job, scheduled once per cluster however many processes ask (BullMQ job scheduler). */
@@ -86,6 +88,25 @@ export class JobProducer {
     // Operation jobs wait in the prioritized set (every one has a place), the others in the wait list;
     // a job waiting its account's turn (over its running cap) or its retry's backoff is delayed.
     return this.queue(queueName).getJobCountByTypes("wait", "prioritized", "delayed");
+  }
+
+  /** A queue's jobs by state, for the metrics (waiting: the wait list and the prioritized set). */
+  async depth(
+    queueName: string,
+  ): Promise<{ waiting: number; active: number; delayed: number; failed: number }> {
+    const counts = await this.queue(queueName).getJobCounts(
+      "wait",
+      "prioritized",
+      "active",
+      "delayed",
+      "failed",
+    );
+    return {
+      waiting: (counts.wait ?? 0) + (counts.prioritized ?? 0),
+      active: counts.active ?? 0,
+      delayed: counts.delayed ?? 0,
+      failed: counts.failed ?? 0,
+    };
   }
 
   /** Tells the API nodes that a job ended (see JobEndedListener). */

@@ -18,5 +18,5 @@ export const WEBHOOK_JOB_OPTIONS = {
 
 /** Puts a recorded delivery (its row written first) on the delivery queue. */
 export function enqueueWebhookDelivery(producer: JobProducer, deliveryId: string): Promise<void> {
-  return producer.enqueue(WEBHOOK_QUEUE, deliveryId, WEBHOOK_JOB_OPTIONS);
+  return producer.enqueue(WEBHOOK_QUEUE, { jobId: deliveryId }, WEBHOOK_JOB_OPTIONS);
 }

@@ -21,6 +21,7 @@ export {
   manyPagesPdf,
   nestedFormsPdf,
 } from "./hostile-pdfs.js";
+export { promtoolProblems, sample } from "./prometheus.js";
 export { type S3Request, type S3Server, s3Env, startS3Server } from "./s3-server.js";
 export { waitFor } from "./wait.js";
 export { type WordRecall, wordRecall, wordSet } from "./word-recall.js";

@@ -1,6 +1,8 @@
+import type { ServiceMetrics } from "@octavo/metrics";
 import express, { type Express, Router } from "express";
 import type { ReadinessCheck } from "../context.js";
 import { requestId } from "../middleware/request-id.js";
+import { metricsRouter } from "./metrics.js";
 
 const CHECK_DEADLINE_MS = 3_000;
 
@@ -51,11 +53,15 @@ export function healthRouter({ readinessChecks, isAlive = () => true }: HealthPr
   return router;
 }
 
-/** /healthz and /readyz alone, for processes without the API (`octavo worker` with OCTAVO_HEALTH_PORT). */
-export function createHealthApp(probes: HealthProbes): Express {
+/**
+ * /healthz, /readyz and /metrics, for processes without the API (`octavo worker` with
+ * OCTAVO_HEALTH_PORT): the port the orchestrator probes is the one Prometheus scrapes.
+ */
+export function createHealthApp(probes: HealthProbes, metrics: ServiceMetrics): Express {
   const app = express();
   app.disable("x-powered-by");
   app.use(requestId);
   app.use(healthRouter(probes));
+  app.use(metricsRouter(metrics));
   return app;
 }

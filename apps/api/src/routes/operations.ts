@@ -53,10 +53,13 @@ async function createJob(
       options: admitted.options,
       webhookUrl: request.webhookUrl,
       inputs: admitted.inputs,
+      requestId: String(res.locals.requestId),
       ...(claim ? { idempotency: { ...claim, answer: { status: 202, body: answer } } } : {}),
     });
-    if (!accepted.queued)
-      ctx.logger.warn({ jobId: session.jobId }, "enqueue failed; the janitor will retry it");
+    const jobLog = { jobId: session.jobId, requestId: res.locals.requestId, operation: operation.id };
+    ctx.logger.info(jobLog, "job accepted");
+    if (!accepted.queued) ctx.logger.warn(jobLog, "enqueue failed; the janitor will retry it");
+    ctx.metrics.jobAccepted(operation.id);
     res.status(202).json(answer);
   } catch (error) {
     await session.discard();

@@ -3,6 +3,7 @@ import {
   type ApiContext,
   createApp,
   createHealthApp,
+  createMetricsApp,
   createOutbound,
   PlanRateLimiter,
   type ReadinessCheck,
@@ -25,6 +26,8 @@ import type { QueueRuntime } from "../runtime.js";
 
 export interface Serving {
   server: Server | undefined;
+  /** The API's /metrics listener (OCTAVO_METRICS_PORT), when apart from `server`. */
+  metricsServer: Server | undefined;
   workers: RunningWorkers | undefined;
   /** The API's address once listening, e.g. http://127.0.0.1:8000 */
   address: string | undefined;
@@ -157,10 +160,17 @@ export async function serve(
   const { config } = runtime;
   const workers = roles.queues ? await startWorkers({ ...runtime }, roles.queues) : undefined;
   let server: Server | undefined;
+  let metricsServer: Server | undefined;
   let address: string | undefined;
   let jobEnded: JobEndedListener | undefined;
+  let unwatchQueues: (() => void) | undefined;
   if (roles.api) {
     const offered = offeredOperations(workers !== undefined);
+    // Every API node reports every queue: a class of workers scaled to zero still shows its backlog.
+    unwatchQueues = runtime.metrics.watchQueues({
+      queues: [...offered, WEBHOOK_QUEUE],
+      depth: (queue) => runtime.producer.depth(queue),
+    });
     // A connection of its own (subscribed, it can run nothing else), retrying like a worker's.
     const subscriber = createRedis(runtime.redisUrl, "worker");
     subscriber.on("error", (error) =>
@@ -186,20 +196,25 @@ export async function serve(
     server = await listen(createApp(ctx), config.host, config.port);
     address = addressOf(server, config.host);
     runtime.logger.info({ address }, "API listening");
+    if (config.metricsPort !== undefined && config.metricsPort !== config.port) {
+      metricsServer = await listen(createMetricsApp(runtime.metrics), config.host, config.metricsPort);
+      runtime.logger.info({ address: addressOf(metricsServer, config.host) }, "metrics listening");
+    }
   } else if (workers && config.healthPort !== undefined) {
     const probes = { readinessChecks: serviceChecks(runtime), isAlive: () => workers.isRunning() };
-    server = await listen(createHealthApp(probes), config.host, config.healthPort);
+    server = await listen(createHealthApp(probes, runtime.metrics), config.host, config.healthPort);
     address = addressOf(server, config.host);
     runtime.logger.info({ address }, "worker probes listening");
   }
   return {
     server,
+    metricsServer,
     workers,
     address,
     async close() {
-      if (server) {
-        const closing = server;
-        await new Promise<void>((resolve) => closing.close(() => resolve()));
+      unwatchQueues?.();
+      for (const closing of [server, metricsServer]) {
+        if (closing) await new Promise<void>((resolve) => closing.close(() => resolve()));
       }
       await workers?.close();
       jobEnded?.close();

@@ -121,6 +121,14 @@ export class ResidentEngines {
     return [{ path: outPath, name: `${new URL(options.url).hostname}.pdf`, contentType: PDF }];
   }
 
+  /** LibreOffice and Chromium started again after their first start (metrics). */
+  restarts(): { libreoffice: number; chromium: number } {
+    return {
+      libreoffice: this.office?.restarts ?? 0,
+      chromium: Math.max(0, (this.browser?.browserLaunches ?? 0) - 1),
+    };
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.office?.close(), this.browser?.close()]);
   }

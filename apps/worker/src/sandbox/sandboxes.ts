@@ -23,6 +23,8 @@ export class Sandboxes {
   private readonly idle: SandboxProcess[] = [];
   private spare: SandboxProcess | undefined;
   private closed = false;
+  /** Sandbox processes started so far (metrics). */
+  started = 0;
 
   constructor(private readonly limits: SandboxLimits) {}
 
@@ -36,7 +38,7 @@ export class Sandboxes {
 
   /** Starts the spare ahead of the first job. */
   prewarm(): void {
-    if (!this.spare && !this.closed) this.spare = new SandboxProcess(this.limits.maxHeapMb);
+    if (!this.spare && !this.closed) this.spare = this.start();
   }
 
   /** Processes waiting for a job (for tests and diagnostics). */
@@ -62,8 +64,13 @@ export class Sandboxes {
   private takeSpare(): SandboxProcess {
     const spare = this.spare?.alive ? this.spare : undefined;
     if (!spare) this.spare?.kill();
-    this.spare = this.closed ? undefined : new SandboxProcess(this.limits.maxHeapMb);
-    return spare ?? new SandboxProcess(this.limits.maxHeapMb);
+    this.spare = this.closed ? undefined : this.start();
+    return spare ?? this.start();
+  }
+
+  private start(): SandboxProcess {
+    this.started += 1;
+    return new SandboxProcess(this.limits.maxHeapMb);
   }
 
   private mayContinue(sandbox: SandboxProcess): boolean {

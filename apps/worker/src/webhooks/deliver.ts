@@ -62,5 +62,9 @@ export async function deliverWebhook(
       finishedAt: delivered || lastAttempt ? new Date() : null,
     },
   );
+  ctx.metrics.webhookAttempt(delivered ? "delivered" : "failed", delivered || lastAttempt);
+  const log = { jobId: job.id, requestId: job.request_id ?? undefined, deliveryId: delivery.id, attempt };
+  if (delivered) ctx.logger.info({ ...log, statusCode }, "webhook delivered");
+  else ctx.logger.warn({ ...log, statusCode, problem, lastAttempt }, "webhook attempt failed");
   if (!delivered) throw new DeliveryFailed(`webhook ${delivery.id} attempt ${attempt}: ${problem}`);
 }

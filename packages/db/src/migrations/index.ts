@@ -4,6 +4,7 @@ import * as idempotencyWebhooks from "./002-idempotency-webhooks.js";
 import * as jobResults from "./003-job-results.js";
 import * as dashboard from "./004-dashboard.js";
 import * as fairQueues from "./005-fair-queues.js";
+import * as requestIds from "./006-request-ids.js";
 
 /** A static record: migrations ship inside the build, in order, with no file-system scan. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   "003-job-results": jobResults,
   "004-dashboard": dashboard,
   "005-fair-queues": fairQueues,
+  "006-request-ids": requestIds,
 };
 
 export const migrationProvider: MigrationProvider = {

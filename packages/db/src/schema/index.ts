@@ -53,6 +53,8 @@ export interface JobsTable {
   /** JSON object the engine reported for a done job (e.g. the compression achieved). */
   report: string | null;
   webhook_url: string | null;
+  /** The X-Request-Id of the request that created the job, for its log lines; null on older jobs. */
+  request_id: string | null;
   /** How many times a worker started the job (more than one after a worker died). */
   attempts: Generated<number>;
   created_at: string;

@@ -1,0 +1,8 @@
+export {
+  type EngineStarts,
+  type FinishedJob,
+  type QueueDepth,
+  type QueueDepthSource,
+  ServiceMetrics,
+  type WebhookOutcome,
+} from "./service-metrics.js";
