@@ -1,0 +1,455 @@
+#!/usr/bin/env node
+// The fleet, built and run for real on one Docker host (`npm run test:fleet`):
+//   1. the base image (debootstrap, when FLEET_BASE_IMAGE is not there yet), the five role images and
+//      the backing services' images, each built with Docker's layer cache;
+//   2. docker-compose.yml with infra/fleet/compose.test.yml: PostgreSQL, Redis, s3rver, the migration,
+//      two API containers behind the proxy, one worker per class;
+//   3. one job of every operation through the proxy, each output checked;
+//   4. worker-pdf scaled to 3, 300 light jobs, each of the three took some;
+//   5. a worker-pdf container stopped (SIGTERM) in the middle of a job: the job is handed back,
+//      finished by another worker and charged once;
+//   6. everything torn down: no container, network or volume of the project left.
+// It needs a Docker daemon, root for debootstrap (first run only), and the npm registry and Debian's
+// archive during builds. Traffic otherwise stays between this machine's containers and loopback.
+//
+// Settings: FLEET_BASE_IMAGE (default octavo-base:bookworm), FLEET_HTTP_PORT (18000),
+// FLEET_KEEP=1 (leave the stack up for a look; `docker-compose -p octavo-fleet-test down -v` later),
+// FLEET_BUILD_CA_CERT (a PEM file: the CA of a TLS-intercepting network, trusted by the builds'
+// downloads; default: the certificates this machine added in /usr/local/share/ca-certificates).
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const CORPUS = join(ROOT, "..", "shared", "corpus");
+const PROJECT = "octavo-fleet-test";
+const BASE_IMAGE = process.env.FLEET_BASE_IMAGE ?? "octavo-base:bookworm";
+const HTTP_PORT = Number(process.env.FLEET_HTTP_PORT ?? 18000);
+const BASE_URL = `http://127.0.0.1:${HTTP_PORT}`;
+const ROLES = ["api", "worker-pdf", "worker-office", "worker-heavy", "worker-webhooks"];
+const SERVICES = ["postgres", "redis", "s3", "proxy"];
+const LIGHT_JOBS = 300;
+const started = Date.now();
+
+const composeEnv = {
+  ...process.env,
+  HTTP_PORT: String(HTTP_PORT),
+  PUBLIC_URL: BASE_URL,
+  IMAGE_TAG: "local",
+  SECRET_KEY: randomBytes(32).toString("hex"),
+  POSTGRES_PASSWORD: randomBytes(12).toString("hex"),
+  // s3rver's fixed credentials; docker-compose.yml hands these to octavo as its AWS keys.
+  MINIO_ROOT_USER: "S3RVER",
+  MINIO_ROOT_PASSWORD: "S3RVER",
+};
+
+function log(message) {
+  const seconds = ((Date.now() - started) / 1000).toFixed(1).padStart(7);
+  process.stdout.write(`[fleet ${seconds}s] ${message}\n`);
+}
+
+class FleetFailure extends Error {}
+function check(condition, message) {
+  if (!condition) throw new FleetFailure(message);
+  log(`ok: ${message}`);
+}
+
+/** Runs a command to its end; throws with its output when it fails (unless `allowFailure`). */
+function run(command, args, { input, allowFailure = false, quiet = true, env = process.env } = {}) {
+  const result = spawnSync(command, args, {
+    cwd: ROOT,
+    env,
+    input,
+    encoding: "utf8",
+    maxBuffer: 512 * 1024 * 1024,
+    stdio: quiet ? "pipe" : ["pipe", "inherit", "inherit"],
+  });
+  if (result.error) throw result.error;
+  if (result.status !== 0 && !allowFailure)
+    throw new FleetFailure(
+      `${command} ${args.join(" ")} exited ${result.status}\n${result.stdout ?? ""}${result.stderr ?? ""}`,
+    );
+  return result;
+}
+
+/** `docker compose` (v2) when the plugin is there, else Debian's docker-compose 1.29: same arguments. */
+const composeCommand =
+  run("docker", ["compose", "version"], { allowFailure: true }).status === 0
+    ? ["docker", ["compose"]]
+    : ["docker-compose", []];
+function compose(args, options = {}) {
+  const [command, prefix] = composeCommand;
+  const files = ["-p", PROJECT, "-f", "docker-compose.yml", "-f", "infra/fleet/compose.test.yml"];
+  return run(command, [...prefix, ...files, ...args], { env: composeEnv, ...options });
+}
+
+/** Containers of one service of the project, by name. */
+function containersOf(service) {
+  const out = run("docker", [
+    "ps",
+    "--filter",
+    `label=com.docker.compose.project=${PROJECT}`,
+    "--filter",
+    `label=com.docker.compose.service=${service}`,
+    "--format",
+    "{{.Names}}\t{{.Status}}",
+  ]).stdout;
+  return out
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const [name, status] = line.split("\t");
+      return { name, status };
+    });
+}
+
+/** JSON log lines of a container with this message. */
+function logLines(container, msg) {
+  const { stdout, stderr } = run("docker", ["logs", container], { allowFailure: true });
+  return `${stdout}\n${stderr}`
+    .split("\n")
+    .filter((line) => line.startsWith("{") && line.includes(`"msg":"${msg}"`))
+    .map((line) => JSON.parse(line));
+}
+
+async function waitFor(what, probe, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new FleetFailure(`timed out waiting for ${what}`);
+    await delay(1000);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Images
+
+function ensureBaseImage() {
+  if (run("docker", ["image", "inspect", BASE_IMAGE], { allowFailure: true }).status === 0) {
+    log(`base image ${BASE_IMAGE}: present`);
+    return;
+  }
+  log(`base image ${BASE_IMAGE}: debootstrap --variant=minbase bookworm (Debian's archive)`);
+  const dir = mkdtempSync(join(tmpdir(), "octavo-base-"));
+  try {
+    run("debootstrap", ["--variant=minbase", "bookworm", dir, "http://deb.debian.org/debian"]);
+    run("sh", ["-c", `tar -C '${dir}' -c . | docker import - '${BASE_IMAGE}'`]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The PEM text of the CA certificates the builds' downloads must trust besides Debian's. */
+function buildCaCert() {
+  const local = "/usr/local/share/ca-certificates";
+  const files = process.env.FLEET_BUILD_CA_CERT
+    ? [process.env.FLEET_BUILD_CA_CERT]
+    : existsSync(local)
+      ? readdirSync(local)
+          .filter((name) => name.endsWith(".crt"))
+          .map((name) => join(local, name))
+      : [];
+  return files.map((file) => readFileSync(file, "utf8").trim()).join("\n");
+}
+const BUILD_CA_CERT = buildCaCert();
+
+function buildImage(tag, dockerfile, target, context) {
+  const t0 = Date.now();
+  run("docker", [
+    "build",
+    "--network",
+    "host",
+    "--build-arg",
+    `BASE_IMAGE=${BASE_IMAGE}`,
+    "--build-arg",
+    `BUILD_CA_CERT=${BUILD_CA_CERT}`,
+    "-f",
+    dockerfile,
+    "--target",
+    target,
+    "-t",
+    tag,
+    context,
+  ]);
+  const seconds = (Date.now() - t0) / 1000;
+  const bytes = Number(run("docker", ["image", "inspect", "--format", "{{.Size}}", tag]).stdout.trim());
+  return { tag, seconds, megabytes: Math.round(bytes / 1e6) };
+}
+
+function buildImages() {
+  const built = [];
+  for (const role of ROLES)
+    built.push(buildImage(`octavo-${role}:local`, "infra/docker/Dockerfile", role, "."));
+  for (const service of SERVICES)
+    built.push(
+      buildImage(`octavo-fleet-${service}:local`, "infra/fleet/services.Dockerfile", service, "infra/fleet"),
+    );
+  log("images (build time with the layer cache as it was; size):");
+  for (const image of built)
+    log(
+      `  ${image.tag.padEnd(34)} ${image.seconds.toFixed(1).padStart(7)} s ${String(image.megabytes).padStart(6)} MB`,
+    );
+  return built;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The API, as a customer calls it through the proxy
+
+async function request(apiKey, path, init = {}) {
+  for (;;) {
+    const response = await fetch(`${BASE_URL}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${apiKey}`, ...(init.headers ?? {}) },
+    });
+    if (response.status !== 429) return response;
+    await delay(Number(response.headers.get("retry-after") ?? 1) * 1000);
+  }
+}
+
+async function submit(apiKey, path, files, options) {
+  const form = new FormData();
+  for (const file of files) form.append("file", new Blob([readFileSync(file)]), basename(file));
+  if (options) form.append("options", JSON.stringify(options));
+  const response = await request(apiKey, path, { method: "POST", body: form });
+  const body = await response.json();
+  if (response.status !== 202) throw new FleetFailure(`${path}: ${response.status} ${JSON.stringify(body)}`);
+  return body.id;
+}
+
+async function finished(apiKey, jobId, timeoutMs = 300_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await (await request(apiKey, `/v1/jobs/${jobId}?wait=30`)).json();
+    if (job.status === "done" || job.status === "failed") return job;
+    if (Date.now() > deadline) throw new FleetFailure(`job ${jobId} still ${job.status}`);
+  }
+}
+
+const MAGIC = {
+  "application/pdf": "%PDF-",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "PK",
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation": "PK",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "PK",
+};
+
+/** Downloads every output of a done job and checks it starts as its content type says. */
+async function checkOutputs(job) {
+  const sizes = [];
+  for (const output of job.outputs) {
+    const bytes = Buffer.from(await (await fetch(output.url)).arrayBuffer());
+    const magic = MAGIC[output.contentType];
+    if (!magic || bytes.subarray(0, magic.length).toString("latin1") !== magic)
+      throw new FleetFailure(`${job.operation}: ${output.name} (${output.contentType}) is not what it says`);
+    sizes.push(bytes.length);
+  }
+  return sizes;
+}
+
+const sample = join(ROOT, "examples", "sample-a.pdf");
+const corpus = (path) => join(CORPUS, path);
+const everyOperation = [
+  ["/v1/merge", [sample, join(ROOT, "examples", "sample-b.pdf")]],
+  ["/v1/split", [corpus("general/samplefiles_GeoTopo-komprimiert.pdf")], { ranges: "1-2,3" }],
+  ["/v1/rotate", [sample], { angle: 90 }],
+  ["/v1/compress", [corpus("general/samplefiles_GeoTopo-komprimiert.pdf")]],
+  ["/v1/repair", [corpus("broken/govdocs_error_set_2_020747.pdf")]],
+  ["/v1/ocr", [corpus("scanned/tesseract_phototest.pdf")], { languages: ["eng"] }],
+  ["/v1/protect", [sample], { userPassword: "fleet-secret" }],
+  ["/v1/unlock", [corpus("encrypted/qpdf_enc-R3_V2_U-view_O-master.pdf")], { password: "view" }],
+  ["/v1/convert/word-to-pdf", [corpus("office/docling_docx_rich_tables_01.docx")]],
+  ["/v1/convert/powerpoint-to-pdf", [corpus("office/pypptx_cht-chart-type.pptx")]],
+  ["/v1/convert/excel-to-pdf", [corpus("office/docling_xlsx_01.xlsx")]],
+  ["/v1/convert/html-to-pdf", [corpus("html/gotenberg_wide-table.html")]],
+  ["/v1/convert/pdf-to-word", [sample]],
+  ["/v1/convert/pdf-to-powerpoint", [sample]],
+  ["/v1/convert/pdf-to-excel", [corpus("tables/icdar2013_us-001.pdf")]],
+  ["/v1/convert/pdf-to-pdfa", [sample], { level: "2" }],
+];
+
+async function runEveryOperation(apiKey) {
+  const submitted = [];
+  for (const [path, files, options] of everyOperation)
+    submitted.push({ path, id: await submit(apiKey, path, files, options) });
+  for (const { path, id } of submitted) {
+    const job = await finished(apiKey, id);
+    if (job.status !== "done")
+      throw new FleetFailure(`${path}: ${job.status} ${job.error ?? ""} ${job.message ?? ""}`);
+    const sizes = await checkOutputs(job);
+    log(
+      `ok: ${path.padEnd(32)} done in ${secondsOf(job)} s, ${sizes.length} output(s): ${sizes.join(", ")} bytes`,
+    );
+  }
+  return submitted.length;
+}
+
+const secondsOf = (job) => ((Date.parse(job.finishedAt) - Date.parse(job.createdAt)) / 1000).toFixed(1);
+
+// ---------------------------------------------------------------------------------------------
+
+async function createAccount() {
+  const email = `fleet-${randomBytes(4).toString("hex")}@example.com`;
+  const { stdout } = compose([
+    "run",
+    "--rm",
+    "--no-deps",
+    "api",
+    "node",
+    "apps/cli/bin/octavo.mjs",
+    "accounts",
+    "create",
+    "--email",
+    email,
+    "--plan",
+    "business",
+  ]);
+  return JSON.parse(stdout.slice(stdout.indexOf("{"))).apiKey;
+}
+
+function sql(query) {
+  return compose([
+    "exec",
+    "-T",
+    "postgres",
+    "psql",
+    "-U",
+    "octavo",
+    "-d",
+    "octavo",
+    "-tAc",
+    query,
+  ]).stdout.trim();
+}
+
+async function scaleAndSpread() {
+  compose(["up", "-d", "--no-build", "--no-recreate", "--scale", "api=2", "--scale", "worker-pdf=3"]);
+  await waitFor(
+    "three healthy worker-pdf containers",
+    async () => {
+      const workers = containersOf("worker-pdf");
+      return workers.length === 3 && workers.every((worker) => worker.status.includes("(healthy)"));
+    },
+    180_000,
+  );
+  log("worker-pdf scaled to 3 (docker-compose up -d --scale worker-pdf=3), all healthy");
+  // Three accounts share the jobs: each plan allows 300 requests a minute, polls included.
+  const keys = [await createAccount(), await createAccount(), await createAccount()];
+  const t0 = Date.now();
+  const ids = [];
+  const queue = Array.from({ length: LIGHT_JOBS }, (_, index) => index);
+  await Promise.all(
+    Array.from({ length: 12 }, async () => {
+      for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
+        const key = keys[index % keys.length];
+        ids.push([key, await submit(key, "/v1/rotate", [sample], { angle: 90 })]);
+      }
+    }),
+  );
+  const statuses = await Promise.all(ids.map(([key, id]) => finished(key, id).then((job) => job.status)));
+  const done = statuses.filter((status) => status === "done").length;
+  check(
+    done === LIGHT_JOBS,
+    `${done} of ${LIGHT_JOBS} rotate jobs done in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
+  const idSet = new Set(ids.map(([, id]) => id));
+  const perWorker = containersOf("worker-pdf").map(({ name }) => ({
+    name,
+    jobs: logLines(name, "job done").filter((line) => idSet.has(line.jobId)).length,
+  }));
+  for (const { name, jobs } of perWorker) log(`  ${name}: ${jobs} of them`);
+  check(
+    perWorker.length === 3 && perWorker.every(({ jobs }) => jobs > 0),
+    "each of the three worker-pdf containers took some",
+  );
+  return LIGHT_JOBS;
+}
+
+async function stopMidJob() {
+  const [apiKey] = [await createAccount()];
+  const big = [
+    "general/govdocs_error_set_2_064034.pdf",
+    "general/govdocs_error_set_1_316267.pdf",
+    "general/samplefiles_GeoTopo-komprimiert.pdf",
+  ].map(corpus);
+  const parts = Array.from({ length: 18 }, (_, index) => big[index % big.length]);
+  const jobId = await submit(apiKey, "/v1/merge", parts);
+  const runner = await waitFor(
+    "a worker-pdf container to start the long merge",
+    async () =>
+      containersOf("worker-pdf").find(({ name }) =>
+        logLines(name, "job started").some((line) => line.jobId === jobId),
+      )?.name,
+    60_000,
+  );
+  log(`the long merge ${jobId} runs on ${runner}: docker stop ${runner} (SIGTERM)`);
+  run("docker", ["stop", "--time", "60", runner]);
+  const handedBack = logLines(runner, "job handed back on shutdown").some((line) => line.jobId === jobId);
+  check(handedBack, `${runner} handed the job back on SIGTERM`);
+  const job = await finished(apiKey, jobId);
+  check(job.status === "done", `the job ended ${job.status}`);
+  const finisher = containersOf("worker-pdf").find(({ name }) =>
+    logLines(name, "job done").some((line) => line.jobId === jobId),
+  );
+  check(finisher !== undefined && finisher.name !== runner, `another worker finished it (${finisher?.name})`);
+  const charges = sql(`select count(*) from credit_ledger where job_id = '${jobId}' and kind = 'charge'`);
+  const attempts = sql(`select attempts from jobs where id = '${jobId}'`);
+  check(charges === "1", `charged once (credit_ledger charges: ${charges}; attempts: ${attempts})`);
+  return 1;
+}
+
+function leftovers() {
+  const label = `label=com.docker.compose.project=${PROJECT}`;
+  return {
+    containers: run("docker", ["ps", "-aq", "--filter", label]).stdout.trim(),
+    networks: run("docker", ["network", "ls", "-q", "--filter", label]).stdout.trim(),
+    volumes: run("docker", ["volume", "ls", "-q", "--filter", label]).stdout.trim(),
+  };
+}
+
+async function main() {
+  log(
+    `compose: ${composeCommand[0]} ${composeCommand[1].join(" ")}; base image ${BASE_IMAGE}; proxy on ${BASE_URL}`,
+  );
+  ensureBaseImage();
+  const images = buildImages();
+  let jobs = 0;
+  let failure;
+  try {
+    compose(["up", "-d", "--no-build", "--scale", "api=2"]);
+    await waitFor("the proxy's /readyz", async () => (await fetch(`${BASE_URL}/readyz`)).ok, 240_000);
+    check(containersOf("api").length === 2, "two API containers behind the proxy, ready");
+    const apiKey = await createAccount();
+    jobs += await runEveryOperation(apiKey);
+    const accepted = containersOf("api").map(({ name }) => logLines(name, "job accepted").length);
+    check(
+      accepted.every((count) => count > 0),
+      `both API containers accepted jobs (${accepted.join(" and ")})`,
+    );
+    jobs += await scaleAndSpread();
+    jobs += await stopMidJob();
+  } catch (error) {
+    failure = error;
+  } finally {
+    if (process.env.FLEET_KEEP === "1") log("FLEET_KEEP=1: the stack stays up");
+    else {
+      if (failure) compose(["logs", "--no-color", "--tail", "40"], { allowFailure: true, quiet: false });
+      compose(["down", "-v", "--remove-orphans", "--timeout", "30"], { allowFailure: true });
+      const left = leftovers();
+      if (left.containers || left.networks || left.volumes)
+        failure ??= new FleetFailure(`left behind: ${JSON.stringify(left)}`);
+      else log("ok: torn down, no container, network or volume of the project left");
+    }
+  }
+  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+  log(`${failure ? "FAILED" : "passed"} in ${minutes} min: ${images.length} images, ${jobs} jobs`);
+  if (failure) {
+    process.stderr.write(`${failure instanceof FleetFailure ? failure.message : failure.stack}\n`);
+    process.exitCode = 1;
+  }
+}
+
+await main();

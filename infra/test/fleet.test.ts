@@ -1,0 +1,66 @@
+import { DockerfileParser, type From } from "dockerfile-ast";
+import { validate as lintDockerfile } from "dockerfile-utils";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { read, roles, run } from "./support.js";
+
+/**
+ * `npm run test:fleet` builds and runs the whole fleet, which takes a Docker daemon and about half an
+ * hour; `npm test` checks its files here in seconds, so a broken one shows before anybody runs it.
+ */
+
+interface Service {
+  image?: string;
+  command?: string[];
+  environment?: Record<string, string | null>;
+}
+const render = (...files: string[]) => {
+  const args = files.flatMap((file) => ["-f", file]);
+  const rendered = run("docker-compose", [...args, "config"]);
+  if (rendered.error)
+    throw new Error(`docker-compose is missing (npm run setup installs it): ${rendered.error.message}`);
+  expect(rendered.stderr.trim(), "docker-compose config").toBe("");
+  return (parse(rendered.stdout) as { services: Record<string, Service> }).services;
+};
+
+describe("the fleet test (infra/fleet)", () => {
+  it("swaps only the backing services for images built here; every octavo service runs as docker-compose.yml has it", () => {
+    const users = render("docker-compose.yml");
+    const fleet = render("docker-compose.yml", "infra/fleet/compose.test.yml");
+    expect(Object.keys(fleet).sort()).toEqual(Object.keys(users).sort());
+    const standIns = { postgres: "postgres", redis: "redis", minio: "s3", "minio-init": "s3", lb: "proxy" };
+    for (const [service, target] of Object.entries(standIns))
+      expect(fleet[service]?.image, service).toBe(`octavo-fleet-${target}:local`);
+    for (const service of ["migrate", ...roles]) {
+      const { environment: ours = {}, ...rest } = fleet[service] ?? {};
+      const { environment: theirs = {}, ...usersRest } = users[service] ?? {};
+      expect(rest, service).toEqual(usersRest);
+      // A stopped worker-pdf hands its job back after 2 s, so the test need not wait out the 25 s drain.
+      const drain = service === "worker-pdf" ? { OCTAVO_SHUTDOWN_GRACE_SECONDS: "2" } : {};
+      expect(ours, service).toEqual({ ...theirs, ...drain });
+    }
+  });
+
+  it("builds its stand-ins from one Dockerfile with a target each, from a base given as an argument", () => {
+    const text = read("infra/fleet/services.Dockerfile");
+    expect(lintDockerfile(text).map((problem) => problem.message)).toEqual([]);
+    const stages = DockerfileParser.parse(text)
+      .getFROMs()
+      .map((from: From) => [from.getImageName(), from.getBuildStage()]);
+    expect(stages).toEqual(
+      ["postgres", "redis", "s3", "proxy"].map((stage) => [
+        expect.stringMatching(/^\$\{?BASE_IMAGE\}?$/),
+        stage,
+      ]),
+    );
+    expect(text).toMatch(/^ARG BASE_IMAGE=debian:bookworm-slim$/m);
+  });
+
+  it("is a script npm runs, which node parses", () => {
+    const scripts = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts;
+    expect(scripts["test:fleet"]).toBe("node infra/fleet/test-fleet.mjs");
+    const checked = run(process.execPath, ["--check", "infra/fleet/test-fleet.mjs"]);
+    expect(checked.stderr).toBe("");
+    expect(checked.status).toBe(0);
+  });
+});
