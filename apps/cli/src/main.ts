@@ -23,7 +23,10 @@ const HELP = `octavo: the PDF-processing API
   octavo keys create ACCOUNT_ID [--label L]
   octavo keys list ACCOUNT_ID
   octavo keys revoke KEY_ID
-  octavo doctor                        engines and tools: found or missing, with versions
+  octavo doctor [--queues q1,q2|--api] engines and tools: found or missing, with versions, and which are
+                                       required: with --queues (as for worker) those queues' engines,
+                                       with --api none, without either everything \`octavo start\` runs;
+                                       exit 1 when a required one is missing
 
 Settings come from OCTAVO_* environment variables (see README).`;
 
@@ -40,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
       reason: { type: "string" },
       label: { type: "string" },
       queues: { type: "string" },
+      api: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -54,6 +58,10 @@ async function main(argv: string[]): Promise<number> {
   const typos = unknownSettings();
   if (typos.length > 0)
     throw new ConfigError(typos[0] ?? "", "is not an octavo setting; check its spelling (see README)");
+  if (values.api && command !== "doctor") throw new UsageError("--api is an option of octavo doctor");
+  // Before the settings: doctor must answer on a node with none (an image's read-only /app, no
+  // OCTAVO_SECRET_KEY), where loadConfig would try to create ./data/secret.key.
+  if (command === "doctor") return (await doctorCommand({ queues: values.queues, api: values.api })) ? 0 : 1;
   const config = loadConfig();
   const flags = { email: values.email, plan: values.plan, reason: values.reason, label: values.label };
 
@@ -76,8 +84,6 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
-    case "doctor":
-      return (await doctorCommand()) ? 0 : 1;
     case "accounts":
     case "keys": {
       const runtime = await openRuntime(config, "cli");

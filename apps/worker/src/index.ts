@@ -1,7 +1,11 @@
 export type { WorkerContext } from "./context.js";
 export { runJanitor } from "./janitor.js";
 export { killProcessTree } from "./process-tree.js";
-export { toolOperationsInstalled } from "./resident/availability.js";
+export {
+  installedOperations,
+  operationPrograms,
+  programInstalled,
+} from "./resident/availability.js";
 export { runJob } from "./run-job.js";
 export {
   type QueueName,

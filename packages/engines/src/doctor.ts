@@ -8,6 +8,8 @@ export interface EngineComponent {
   found: boolean;
   version?: string;
   path?: string;
+  /** The program probed, as the engines start it: what `octavo doctor` matches against an operation's programs. */
+  program?: string;
   usedFor: string;
   /** Missing it costs nothing; `octavo doctor` still succeeds. */
   optional?: true;
@@ -76,13 +78,14 @@ export async function doctor(): Promise<EngineComponent[]> {
 export async function probeProgram(probe: Probe): Promise<EngineComponent> {
   const path = await findOnPath(probe.program);
   const optional = probe.optional ? { optional: true as const } : {};
-  if (path === undefined) return { name: probe.name, found: false, usedFor: probe.usedFor, ...optional };
+  const named = { name: probe.name, program: probe.program };
+  if (path === undefined) return { ...named, found: false, usedFor: probe.usedFor, ...optional };
   // Probes run through run() like any engine; no prlimit here so a missing prlimit is reported, not fatal.
   const result = await run(path, probe.args, { timeoutMs: 10_000, memoryBytes: null }).catch(() => undefined);
   const version = probe.version.exec(`${result?.stdout ?? ""}\n${result?.stderr ?? ""}`)?.[1];
   const found = result !== undefined && result.exitCode === 0 && version !== undefined;
   return {
-    name: probe.name,
+    ...named,
     found,
     ...(version === undefined ? {} : { version }),
     path,

@@ -12,14 +12,13 @@ import { type OperationId, operations, queueConcurrency } from "@octavo/contract
 import { BacklogEstimator } from "@octavo/core";
 import { dashboardRouter } from "@octavo/dashboard";
 import { pingDatabase } from "@octavo/db";
-import { availableOperations } from "@octavo/engines";
 import { createRedis, JobEndedListener, pingRedis, WEBHOOK_QUEUE } from "@octavo/queue";
 import {
+  installedOperations,
   type QueueName,
   type QueueSpec,
   type RunningWorkers,
   startWorkers,
-  toolOperationsInstalled,
 } from "@octavo/worker";
 import { UsageError } from "../output.js";
 import type { QueueRuntime } from "../runtime.js";
@@ -34,9 +33,9 @@ export interface Serving {
   close(): Promise<void>;
 }
 
-/** The operations whose engines are installed on this machine. */
+/** The operations whose engines are installed on this machine (@octavo/worker's operationPrograms). */
 function implementedQueues(): OperationId[] {
-  const implemented = new Set<string>([...availableOperations, ...toolOperationsInstalled()]);
+  const implemented = new Set<string>(installedOperations());
   return operations.map((operation) => operation.id).filter((id) => implemented.has(id));
 }
 
@@ -58,27 +57,55 @@ export function resolveQueues(requested: string | undefined, processConcurrency:
   const implemented: QueueName[] = [...implementedQueues(), WEBHOOK_QUEUE];
   if (requested === undefined || requested === "" || requested === "all")
     return implemented.map((name) => ({ name }));
-  const names: readonly string[] = implemented;
+  return namedQueues(parseQueues(requested, processConcurrency), implemented, "unknown or unavailable queue");
+}
+
+/**
+ * What `octavo doctor --queues` checks: the same list as `octavo worker --queues`, against every
+ * queue there is rather than the installed ones (a missing engine is what doctor reports). The
+ * per-queue counts are read but not held against OCTAVO_WORKER_CONCURRENCY: doctor reads no settings.
+ */
+export function requestedQueues(requested: string): QueueSpec[] {
+  const every: QueueName[] = [...operations.map((operation) => operation.id), WEBHOOK_QUEUE];
+  if (requested === "all") return every.map((name) => ({ name }));
+  return namedQueues(parseQueues(requested, undefined), every, "unknown queue");
+}
+
+/** The entries of a `--queues` list, each checked against the queues it may name. */
+function namedQueues(
+  entries: { name: string; concurrency?: number }[],
+  allowed: readonly QueueName[],
+  problem: string,
+): QueueSpec[] {
+  const names: readonly string[] = allowed;
   const isQueue = (name: string): name is QueueName => names.includes(name);
-  const entries = requested.split(",").map((entry) => parseQueueEntry(entry.trim(), processConcurrency));
   const unknown = entries.map((entry) => entry.name).filter((name) => !isQueue(name));
-  if (unknown.length > 0) {
-    throw new UsageError(
-      `unknown or unavailable queue ${unknown.join(", ")}; available: ${implemented.join(", ")}`,
-    );
-  }
+  if (unknown.length > 0)
+    throw new UsageError(`${problem} ${unknown.join(", ")}; available: ${allowed.join(", ")}`);
   return entries.flatMap(({ name, concurrency }) =>
     isQueue(name) ? [concurrency === undefined ? { name } : { name, concurrency }] : [],
   );
 }
 
+/** `merge,split=2`: each entry's name and concurrency, the counts checked against the process's when given. */
+function parseQueues(
+  requested: string,
+  processConcurrency: number | undefined,
+): { name: string; concurrency?: number }[] {
+  return requested.split(",").map((entry) => parseQueueEntry(entry.trim(), processConcurrency));
+}
+
 /** `merge` or `merge=2`: a queue's name and, when given, how many of its jobs run at once. */
-function parseQueueEntry(entry: string, processConcurrency: number): { name: string; concurrency?: number } {
+function parseQueueEntry(
+  entry: string,
+  processConcurrency: number | undefined,
+): { name: string; concurrency?: number } {
   const [name = "", count] = entry.split("=");
   if (count === undefined) return { name };
   const concurrency = Number(count);
   if (!/^\d+$/.test(count) || concurrency < 1)
     throw new UsageError(`--queues ${entry}: the concurrency after "=" must be a whole number ≥ 1`);
+  if (processConcurrency === undefined) return { name, concurrency };
   const operation = operations.find((candidate) => candidate.id === name)?.id;
   const most = operation === undefined ? undefined : queueConcurrency(operation, processConcurrency);
   if (most !== undefined && concurrency > most)

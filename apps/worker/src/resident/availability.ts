@@ -1,29 +1,63 @@
 import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, isAbsolute, join } from "node:path";
+import { type OperationId, operationIds } from "@octavo/contracts";
 
-function onPath(program: string): boolean {
-  return (process.env.PATH ?? "").split(delimiter).some((dir) => {
+/** Whether a program can be started: a name looked up on PATH, or an absolute path. */
+export function programInstalled(program: string): boolean {
+  const executable = (path: string) => {
     try {
-      accessSync(join(dir, program), constants.X_OK);
+      accessSync(path, constants.X_OK);
       return true;
     } catch {
-      return false; // not in this directory
+      return false; // not there, or not executable
     }
-  });
+  };
+  if (isAbsolute(program)) return executable(program);
+  return (process.env.PATH ?? "")
+    .split(delimiter)
+    .some((dir) => dir !== "" && executable(join(dir, program)));
 }
 
+// Every PDF input goes through openSource, where qpdf counts the pages beside MuPDF; prlimit caps the
+// memory and CPU of every engine process (util-linux, like unshare).
+const pdfInput = ["qpdf", "prlimit"] as const;
+// Warm LibreOffice: soffice, driven through UNO by Debian's python3 (python3-uno), started without
+// network inside `unshare`.
+const office = ["soffice", "/usr/bin/python3", "prlimit", "unshare"] as const;
+
 /**
- * Operations beyond the structural six whose programs are installed on this machine. The API
- * answers 503 unavailable for the others, instead of accepting jobs no worker could run.
+ * The programs each operation starts, besides node and the packages in node_modules (MuPDF.js,
+ * sharp, the Office writers). This one table answers two questions: which operations this machine
+ * runs (the API's offer and `octavo worker`'s queues), and what `octavo doctor --queues` requires.
+ * A program that only improves a result is not listed: PDF to Office OCRs scanned pages when
+ * ocrmypdf is there and converts them with a warning (no text) when it is not.
  */
-export function toolOperationsInstalled(): string[] {
-  const operations: string[] = [];
-  if (onPath("soffice")) operations.push("word-to-pdf", "powerpoint-to-pdf", "excel-to-pdf");
-  if (onPath("chromium")) operations.push("html-to-pdf");
-  if (onPath("gs")) operations.push("compress", "pdf-to-pdfa");
-  if (onPath("ocrmypdf")) operations.push("ocr");
-  // PDF to Office needs only MuPDF.js and the writers; scanned pages are OCRed when ocrmypdf is there,
-  // and converted with a warning that they have no text when it is not.
-  operations.push("pdf-to-word", "pdf-to-powerpoint", "pdf-to-excel");
-  return operations;
+export const operationPrograms: Readonly<Record<OperationId, readonly string[]>> = {
+  merge: pdfInput,
+  split: pdfInput,
+  rotate: pdfInput,
+  protect: pdfInput,
+  unlock: pdfInput,
+  // Ghostscript is repair's last pass; pdfinfo (poppler) is the third parser that checks a repaired file.
+  repair: [...pdfInput, "gs", "pdfinfo"],
+  compress: [...pdfInput, "gs"],
+  // pdftotext (poppler) checks that the PDF/A's text survived.
+  "pdf-to-pdfa": [...pdfInput, "gs", "pdftotext"],
+  // OCRmyPDF runs Tesseract and rasterises pages with Ghostscript.
+  ocr: [...pdfInput, "ocrmypdf", "tesseract", "gs"],
+  "pdf-to-word": pdfInput,
+  "pdf-to-powerpoint": pdfInput,
+  "pdf-to-excel": pdfInput,
+  "word-to-pdf": office,
+  "powerpoint-to-pdf": office,
+  "excel-to-pdf": office,
+  "html-to-pdf": ["chromium"],
+};
+
+/**
+ * The operations whose programs are all installed on this machine. The API answers 503 unavailable
+ * for the others, instead of accepting jobs no worker could run.
+ */
+export function installedOperations(): OperationId[] {
+  return operationIds.filter((operation) => operationPrograms[operation].every(programInstalled));
 }
