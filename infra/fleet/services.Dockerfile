@@ -58,7 +58,7 @@ RUN if [ -n "$BUILD_CA_CERT" ]; then \
 RUN useradd --uid 10002 --create-home s3 && mkdir -p /data && chown s3 /data
 USER s3
 EXPOSE 9000
-CMD ["s3rver", "--address", "0.0.0.0", "--port", "9000", "--directory", "/data", "--configure-bucket", "octavo"]
+CMD ["s3rver", "--address", "0.0.0.0", "--port", "9000", "--directory", "/data", "--configure-bucket", "octavo", "--no-vhost-buckets"]
 
 # ---------------------------------------------------------------------------------------------
 # proxy: Debian's nginx with infra/docker/nginx.conf, standing in for nginx:alpine.

@@ -14,10 +14,11 @@
 //
 // Settings: FLEET_BASE_IMAGE (default octavo-base:bookworm), FLEET_HTTP_PORT (18000),
 // FLEET_KEEP=1 (leave the stack up for a look; `docker-compose -p octavo-fleet-test down -v` later),
+// FLEET_NO_CACHE=1 (build every image from scratch, to measure cold build times),
 // FLEET_BUILD_CA_CERT (a PEM file: the CA of a TLS-intercepting network, trusted by the builds'
 // downloads; default: the certificates this machine added in /usr/local/share/ca-certificates).
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -168,6 +169,7 @@ function buildImage(tag, dockerfile, target, context) {
     `BASE_IMAGE=${BASE_IMAGE}`,
     "--build-arg",
     `BUILD_CA_CERT=${BUILD_CA_CERT}`,
+    ...(process.env.FLEET_NO_CACHE === "1" ? ["--no-cache"] : []),
     "-f",
     dockerfile,
     "--target",
@@ -189,12 +191,57 @@ function buildImages() {
     built.push(
       buildImage(`octavo-fleet-${service}:local`, "infra/fleet/services.Dockerfile", service, "infra/fleet"),
     );
-  log("images (build time with the layer cache as it was; size):");
+  const cache = process.env.FLEET_NO_CACHE === "1" ? "from scratch" : "with the layer cache as it was";
+  log(`images (build time ${cache}; size):`);
   for (const image of built)
     log(
       `  ${image.tag.padEnd(34)} ${image.seconds.toFixed(1).padStart(7)} s ${String(image.megabytes).padStart(6)} MB`,
     );
   return built;
+}
+
+/** Every octavo container runs as the image's unprivileged user on a read-only root filesystem. */
+function checkHardening() {
+  const containers = ROLES.flatMap((role) => containersOf(role).map(({ name }) => name));
+  for (const name of containers) {
+    const format = "{{.HostConfig.ReadonlyRootfs}} {{.Config.User}}";
+    const [readOnly, user] = run("docker", ["inspect", "--format", format, name]).stdout.trim().split(" ");
+    if (readOnly !== "true" || user !== "10001:10001")
+      throw new FleetFailure(`${name}: read-only ${readOnly}, user ${user}`);
+  }
+  check(
+    containers.length === ROLES.length + 1,
+    `all ${containers.length} octavo containers run as 10001:10001 on a read-only root filesystem`,
+  );
+}
+
+/** A container's Prometheus exposition, fetched inside it (the ports are not published). */
+function scrape(container, port) {
+  const script = `fetch("http://127.0.0.1:${port}/metrics").then((r) => r.text()).then((t) => process.stdout.write(t))`;
+  return run("docker", ["exec", container, "node", "-e", script]).stdout;
+}
+
+/** The sum of a counter's samples whose labels include these. */
+function total(exposition, name, labels = "") {
+  return exposition
+    .split("\n")
+    .filter((line) => line.startsWith(`${name}{`) && line.includes(labels))
+    .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
+}
+
+/** What an operator scraping the fleet sees: the API nodes counted every job, a worker its own. */
+function checkMetrics(jobsSent) {
+  const apis = containersOf("api").map(({ name }) => scrape(name, 9464));
+  const accepted = apis.reduce((sum, text) => sum + total(text, "octavo_jobs_accepted_total"), 0);
+  check(accepted === jobsSent, `the API nodes' /metrics (port 9464) count ${accepted} jobs accepted`);
+  const [office] = containersOf("worker-office");
+  const worker = scrape(office.name, 8081);
+  const done = total(worker, "octavo_jobs_finished_total", 'status="done"');
+  check(done === 4, `worker-office's /metrics (health port 8081) counts its ${done} jobs done`);
+  check(
+    /^octavo_queue_jobs\{queue="merge",state="waiting"\} 0$/m.test(apis[0] ?? ""),
+    "queue depth is exported",
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -211,10 +258,11 @@ async function request(apiKey, path, init = {}) {
   }
 }
 
-async function submit(apiKey, path, files, options) {
+async function submit(apiKey, path, files, options, fields = {}) {
   const form = new FormData();
   for (const file of files) form.append("file", new Blob([readFileSync(file)]), basename(file));
   if (options) form.append("options", JSON.stringify(options));
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
   const response = await request(apiKey, path, { method: "POST", body: form });
   const body = await response.json();
   if (response.status !== 202) throw new FleetFailure(`${path}: ${response.status} ${JSON.stringify(body)}`);
@@ -252,8 +300,9 @@ async function checkOutputs(job) {
 
 const sample = join(ROOT, "examples", "sample-a.pdf");
 const corpus = (path) => join(CORPUS, path);
+const WEBHOOK_URL = "http://webhook-receiver:8099/hook";
 const everyOperation = [
-  ["/v1/merge", [sample, join(ROOT, "examples", "sample-b.pdf")]],
+  ["/v1/merge", [sample, join(ROOT, "examples", "sample-b.pdf")], undefined, { webhook_url: WEBHOOK_URL }],
   ["/v1/split", [corpus("general/samplefiles_GeoTopo-komprimiert.pdf")], { ranges: "1-2,3" }],
   ["/v1/rotate", [sample], { angle: 90 }],
   ["/v1/compress", [corpus("general/samplefiles_GeoTopo-komprimiert.pdf")]],
@@ -273,8 +322,8 @@ const everyOperation = [
 
 async function runEveryOperation(apiKey) {
   const submitted = [];
-  for (const [path, files, options] of everyOperation)
-    submitted.push({ path, id: await submit(apiKey, path, files, options) });
+  for (const [path, files, options, fields] of everyOperation)
+    submitted.push({ path, id: await submit(apiKey, path, files, options, fields) });
   for (const { path, id } of submitted) {
     const job = await finished(apiKey, id);
     if (job.status !== "done")
@@ -284,7 +333,31 @@ async function runEveryOperation(apiKey) {
       `ok: ${path.padEnd(32)} done in ${secondsOf(job)} s, ${sizes.length} output(s): ${sizes.join(", ")} bytes`,
     );
   }
-  return submitted.length;
+  return submitted;
+}
+
+/** The receiver got the job's webhook through worker-webhooks, signed with the account's secret. */
+async function checkWebhook(jobId, secret) {
+  const [receiver] = containersOf("webhook-receiver");
+  const delivery = await waitFor(
+    "the merge job's webhook",
+    async () =>
+      run("docker", ["logs", receiver.name])
+        .stdout.split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line))
+        .find((received) => JSON.parse(received.body).id === jobId),
+    60_000,
+  );
+  const t = /t=(\d+)/.exec(delivery.signature)?.[1];
+  const expected = createHmac("sha256", secret).update(`${t}.${delivery.body}`).digest();
+  const signed = [...delivery.signature.matchAll(/v1=([0-9a-f]{64})/g)].some(([, hex]) =>
+    timingSafeEqual(Buffer.from(hex, "hex"), expected),
+  );
+  check(
+    signed && JSON.parse(delivery.body).status === "done",
+    `the merge job's webhook arrived, signed with the account's secret`,
+  );
 }
 
 const secondsOf = (job) => ((Date.parse(job.finishedAt) - Date.parse(job.createdAt)) / 1000).toFixed(1);
@@ -307,7 +380,7 @@ async function createAccount() {
     "--plan",
     "business",
   ]);
-  return JSON.parse(stdout.slice(stdout.indexOf("{"))).apiKey;
+  return JSON.parse(stdout.slice(stdout.indexOf("{")));
 }
 
 function sql(query) {
@@ -337,7 +410,8 @@ async function scaleAndSpread() {
   );
   log("worker-pdf scaled to 3 (docker-compose up -d --scale worker-pdf=3), all healthy");
   // Three accounts share the jobs: each plan allows 300 requests a minute, polls included.
-  const keys = [await createAccount(), await createAccount(), await createAccount()];
+  const keys = [];
+  for (let account = 0; account < 3; account += 1) keys.push((await createAccount()).apiKey);
   const t0 = Date.now();
   const ids = [];
   const queue = Array.from({ length: LIGHT_JOBS }, (_, index) => index);
@@ -369,7 +443,7 @@ async function scaleAndSpread() {
 }
 
 async function stopMidJob() {
-  const [apiKey] = [await createAccount()];
+  const { apiKey } = await createAccount();
   const big = [
     "general/govdocs_error_set_2_064034.pdf",
     "general/govdocs_error_set_1_316267.pdf",
@@ -422,8 +496,12 @@ async function main() {
     compose(["up", "-d", "--no-build", "--scale", "api=2"]);
     await waitFor("the proxy's /readyz", async () => (await fetch(`${BASE_URL}/readyz`)).ok, 240_000);
     check(containersOf("api").length === 2, "two API containers behind the proxy, ready");
-    const apiKey = await createAccount();
-    jobs += await runEveryOperation(apiKey);
+    checkHardening();
+    const { apiKey, webhookSecret } = await createAccount();
+    const submitted = await runEveryOperation(apiKey);
+    jobs += submitted.length;
+    await checkWebhook(submitted[0].id, webhookSecret);
+    checkMetrics(submitted.length);
     const accepted = containersOf("api").map(({ name }) => logLines(name, "job accepted").length);
     check(
       accepted.every((count) => count > 0),

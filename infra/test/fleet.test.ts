@@ -27,17 +27,22 @@ describe("the fleet test (infra/fleet)", () => {
   it("swaps only the backing services for images built here; every octavo service runs as docker-compose.yml has it", () => {
     const users = render("docker-compose.yml");
     const fleet = render("docker-compose.yml", "infra/fleet/compose.test.yml");
-    expect(Object.keys(fleet).sort()).toEqual(Object.keys(users).sort());
+    expect(Object.keys(fleet).sort()).toEqual([...Object.keys(users), "webhook-receiver"].sort());
     const standIns = { postgres: "postgres", redis: "redis", minio: "s3", "minio-init": "s3", lb: "proxy" };
     for (const [service, target] of Object.entries(standIns))
       expect(fleet[service]?.image, service).toBe(`octavo-fleet-${target}:local`);
+    // What the test changes: webhooks may reach its receiver (a private address, so allowlisted), and a
+    // stopped worker-pdf hands its job back after 2 s instead of waiting out the 25 s drain.
+    const changed: Record<string, Record<string, string>> = {
+      api: { OCTAVO_URL_ALLOWLIST: "webhook-receiver:8099" },
+      "worker-webhooks": { OCTAVO_URL_ALLOWLIST: "webhook-receiver:8099" },
+      "worker-pdf": { OCTAVO_SHUTDOWN_GRACE_SECONDS: "2" },
+    };
     for (const service of ["migrate", ...roles]) {
       const { environment: ours = {}, ...rest } = fleet[service] ?? {};
       const { environment: theirs = {}, ...usersRest } = users[service] ?? {};
       expect(rest, service).toEqual(usersRest);
-      // A stopped worker-pdf hands its job back after 2 s, so the test need not wait out the 25 s drain.
-      const drain = service === "worker-pdf" ? { OCTAVO_SHUTDOWN_GRACE_SECONDS: "2" } : {};
-      expect(ours, service).toEqual({ ...theirs, ...drain });
+      expect(ours, service).toEqual({ ...theirs, ...changed[service] });
     }
   });
 

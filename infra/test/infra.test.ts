@@ -1,57 +1,29 @@
-import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { unknownSettings } from "@octavo/config";
-import { operationIds } from "@octavo/contracts";
 import { DockerfileParser, type From, type Instruction } from "dockerfile-ast";
 import { validate as lintDockerfile, ValidationSeverity } from "dockerfile-utils";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { queueEntries, read, roles, run, type WorkerClass, workerClasses, workerQueues } from "./support.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
+/** The Debian packages each worker class's engines run (its queues are in support.ts). */
+const debianOf: Record<WorkerClass, readonly string[]> = {
+  // qpdf everywhere; Ghostscript is repair's last pass; pdfinfo (poppler) checks repaired files.
+  "worker-pdf": ["qpdf", "ghostscript", "poppler-utils"],
+  "worker-office": [
+    "libreoffice-core",
+    "libreoffice-writer",
+    "libreoffice-calc",
+    "libreoffice-impress",
+    "python3-uno",
+    "chromium",
+  ],
+  // pdftotext (poppler) is PDF/A's text check; qpdf counts OCR pages and does compress's lossless pass.
+  "worker-heavy": ["ocrmypdf", "tesseract-ocr", "ghostscript", "qpdf", "poppler-utils", "icc-profiles-free"],
+  "worker-webhooks": [],
+};
 
-/** The queue classes as the code defines them: which queues each consumes, which Debian packages its engines run. */
-const classes = {
-  "worker-pdf": {
-    queues: ["merge", "split", "rotate", "protect", "unlock", "repair"],
-    // qpdf everywhere; Ghostscript is repair's last pass; pdfinfo (poppler) checks repaired files.
-    debian: ["qpdf", "ghostscript", "poppler-utils"],
-  },
-  "worker-office": {
-    queues: ["word-to-pdf", "powerpoint-to-pdf", "excel-to-pdf", "html-to-pdf"],
-    debian: [
-      "libreoffice-core",
-      "libreoffice-writer",
-      "libreoffice-calc",
-      "libreoffice-impress",
-      "python3-uno",
-      "chromium",
-    ],
-  },
-  "worker-heavy": {
-    queues: ["ocr", "compress", "pdf-to-pdfa", "pdf-to-word", "pdf-to-powerpoint", "pdf-to-excel"],
-    // pdftotext (poppler) is PDF/A's text check; qpdf counts OCR pages and does compress's lossless pass.
-    debian: ["ocrmypdf", "tesseract-ocr", "ghostscript", "qpdf", "poppler-utils", "icc-profiles-free"],
-  },
-  "worker-webhooks": { queues: ["webhooks"], debian: [] },
-} as const;
-type WorkerClass = keyof typeof classes;
-const workerClasses = Object.keys(classes) as WorkerClass[];
-const roles = ["api", ...workerClasses];
-
-/** `--queues ocr=1,compress=2` → the names and the per-queue counts. */
-function queueSpec(args: readonly string[]): { names: string[]; counts: number[] } {
-  const value = args[args.indexOf("--queues") + 1] ?? "";
-  const entries = value.split(",").map((entry) => entry.split("="));
-  return {
-    names: entries.map(([name]) => name ?? ""),
-    counts: entries.flatMap(([name, count]) =>
-      count === undefined || name === "webhooks" ? [] : [Number(count)],
-    ),
-  };
-}
+/** `--queues ocr=1,compress=2` → the queue names. */
+const queueNames = (args: readonly string[]) => queueEntries(args).map((entry) => entry.name);
 
 /** Debian packages of scripts/debian-packages.mjs, the project's list of what its engines need. */
 function projectDebianPackages(): Set<string> {
@@ -59,24 +31,6 @@ function projectDebianPackages(): Set<string> {
     [...read("scripts/debian-packages.mjs").matchAll(/^\s*"([^"]+)",/gm)].map((match) => match[1] ?? ""),
   );
 }
-
-/** Runs a tool with a bare environment, so the machine's variables (SECRET_KEY, HTTP_PORT…) cannot change what compose renders. */
-function run(command: string, args: string[]) {
-  const env = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: process.env.HOME ?? "/tmp",
-    LANG: "C.UTF-8",
-  };
-  return spawnSync(command, args, { cwd: ROOT, env, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
-}
-
-describe("every queue has exactly one worker class", () => {
-  it("covers the contract's operations and the webhook deliveries, each once", () => {
-    const assigned = workerClasses.flatMap((name) => classes[name].queues);
-    expect([...assigned].sort()).toEqual([...operationIds, "webhooks"].sort());
-    expect(new Set(assigned).size).toBe(assigned.length);
-  });
-});
 
 // ---------------------------------------------------------------------------------------------
 // (a) docker-compose.yml: Debian's docker-compose validates it, then the parsed result is checked.
@@ -150,10 +104,14 @@ describe("docker-compose.yml", () => {
     const { services } = config();
     for (const name of workerClasses) {
       const service = services[name];
-      const spec = queueSpec(service?.command ?? []);
-      expect(spec.names, name).toEqual(classes[name].queues);
+      const entries = queueEntries(service?.command ?? []);
+      expect(
+        entries.map((entry) => entry.name),
+        name,
+      ).toEqual(workerQueues[name]);
       const concurrency = Number(service?.environment?.OCTAVO_WORKER_CONCURRENCY);
-      for (const count of spec.counts) expect(count, name).toBeLessThanOrEqual(concurrency);
+      for (const { name: queue, count } of entries)
+        if (count !== undefined && queue !== "webhooks") expect(count, name).toBeLessThanOrEqual(concurrency);
       expect(service?.environment?.OCTAVO_HEALTH_PORT, name).toBe("8081");
       expect(service?.healthcheck?.test?.join(" "), name).toContain("http://127.0.0.1:8081/healthz");
       // Above the 25 s drain (OCTAVO_SHUTDOWN_GRACE_SECONDS) plus closing connections.
@@ -258,7 +216,7 @@ describe("infra/docker/Dockerfile", () => {
       const cmd = JSON.parse(argumentsOf(lastOf(stage, "CMD"))) as string[];
       expect(cmd.slice(0, 2), role).toEqual(["node", "apps/cli/bin/octavo.mjs"]);
       if (role === "api") expect(cmd[2]).toBe("api");
-      else expect(queueSpec(cmd).names, role).toEqual(classes[role as WorkerClass].queues);
+      else expect(queueNames(cmd), role).toEqual(workerQueues[role as WorkerClass]);
     }
   });
 
@@ -270,7 +228,7 @@ describe("infra/docker/Dockerfile", () => {
     expect(installed("api")).toEqual([]);
     for (const name of workerClasses) {
       const packages = installed(name);
-      for (const needed of classes[name].debian) expect(packages, name).toContain(needed);
+      for (const needed of debianOf[name]) expect(packages, name).toContain(needed);
       for (const name_ of packages)
         expect(project.has(name_), `${name}: ${name_} is not in scripts/debian-packages.mjs`).toBe(true);
     }
