@@ -9,7 +9,8 @@
 //   5. a worker-pdf container stopped (SIGTERM) in the middle of a job: the job is handed back,
 //      finished by another worker and charged once;
 //   6. everything torn down: no container, network or volume of the project left.
-// It needs a Docker daemon, root for debootstrap (first run only), and the npm registry and Debian's
+// Images are built from this working tree, uncommitted changes included. It needs a Docker daemon, root
+// for debootstrap (first run only), and the npm registry and Debian's
 // archive during builds. Traffic otherwise stays between this machine's containers and loopback.
 //
 // Settings: FLEET_BASE_IMAGE (default octavo-base:bookworm), FLEET_HTTP_PORT (18000),
@@ -488,11 +489,12 @@ async function main() {
   log(
     `compose: ${composeCommand[0]} ${composeCommand[1].join(" ")}; base image ${BASE_IMAGE}; proxy on ${BASE_URL}`,
   );
-  ensureBaseImage();
-  const images = buildImages();
+  let images = [];
   let jobs = 0;
   let failure;
   try {
+    ensureBaseImage();
+    images = buildImages();
     compose(["up", "-d", "--no-build", "--scale", "api=2"]);
     await waitFor("the proxy's /readyz", async () => (await fetch(`${BASE_URL}/readyz`)).ok, 240_000);
     check(containersOf("api").length === 2, "two API containers behind the proxy, ready");

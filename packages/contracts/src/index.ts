@@ -33,6 +33,7 @@ export {
   ErrorBody,
   Job,
   JobCreated,
+  JobList,
   type JobStatus,
   jobStatuses,
   Output,

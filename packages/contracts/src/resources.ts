@@ -116,6 +116,21 @@ export const Job = Type.Object(
 );
 export type Job = Static<typeof Job>;
 
+export const JobList = Type.Object(
+  {
+    data: Type.Array(Job, {
+      description:
+        "The jobs of the page, newest first. Outputs are left out unless the request asked for them with include=outputs.",
+    }),
+    hasMore: Type.Boolean({ description: "Whether more jobs follow this page." }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], {
+      description: "Pass as cursor to read the next page; null on the last page.",
+    }),
+  },
+  { description: "A page of the caller's jobs, as GET /v1/jobs returns it." },
+);
+export type JobList = Static<typeof JobList>;
+
 export const Account = Type.Object(
   {
     id: Type.String({ description: "Account identifier." }),

@@ -51,6 +51,7 @@ export {
   type IdempotencyOutcome,
   IdempotencyService,
 } from "./idempotency.js";
+export { InvalidCursorError, type JobListQuery, type JobPage } from "./job-list.js";
 export {
   type AcceptedJob,
   type CompletedWork,

@@ -22,6 +22,7 @@ import {
   insertJobFiles,
   insertLedgerEntry,
   listJobFiles,
+  listOutputsOfJobs,
   markJobFilesDeleted,
   type RunningCap,
   startJob,
@@ -30,6 +31,7 @@ import {
 import { sql } from "kysely";
 import { isPlanId } from "./accounts.js";
 import { IdempotencyConflictError } from "./idempotency.js";
+import { type JobListQuery, type JobPage, listJobs } from "./job-list.js";
 import { billingPeriodOf, newId, toIso } from "./time.js";
 import { usageOf } from "./usage.js";
 import { recordWebhookDelivery } from "./webhook-deliveries.js";
@@ -238,6 +240,25 @@ export class JobService {
   /** The job of this account, or undefined (unknown, or another account's: they look the same). */
   findForAccount(jobId: string, accountId: string): Promise<JobRow | undefined> {
     return findJobForAccount(this.database.db, jobId, accountId);
+  }
+
+  /** A page of the account's jobs, newest first (GET /v1/jobs); throws InvalidCursorError. */
+  list(accountId: string, query: JobListQuery): Promise<JobPage> {
+    return listJobs(this.database.db, accountId, query);
+  }
+
+  /** The outputs of many jobs in one query, by job id. */
+  async outputsOf(jobs: readonly JobRow[]): Promise<Map<string, JobFileRow[]>> {
+    const byJob = new Map<string, JobFileRow[]>();
+    for (const file of await listOutputsOfJobs(
+      this.database.db,
+      jobs.map((job) => job.id),
+    )) {
+      const files = byJob.get(file.job_id) ?? [];
+      files.push(file);
+      byJob.set(file.job_id, files);
+    }
+    return byJob;
   }
 
   files(jobId: string, role: "input" | "output"): Promise<JobFileRow[]> {

@@ -2,10 +2,13 @@ import type { Job, JobErrorCode, OperationId, Output } from "@octavo/contracts";
 import type { JobFileRow, JobRow } from "@octavo/db";
 import type { DownloadLinks } from "./download-links.js";
 
-/** The public Job resource (GET /v1/jobs/{id} and the webhook body), built from the rows. */
+/**
+ * The public Job resource (GET /v1/jobs/{id}, the webhook body, the items of GET /v1/jobs), built from
+ * the rows. `outputs` undefined: a done job is shown without them (a list not asked to include them).
+ */
 export async function jobView(
   job: JobRow,
-  outputs: readonly JobFileRow[],
+  outputs: readonly JobFileRow[] | undefined,
   links: DownloadLinks,
   now: Date,
 ): Promise<Job> {
@@ -20,7 +23,7 @@ export async function jobView(
   if (job.started_at) view.startedAt = job.started_at;
   if (job.finished_at) view.finishedAt = job.finished_at;
   if (job.status === "done") {
-    view.outputs = await Promise.all(outputs.map((output) => outputView(output, links, now)));
+    if (outputs) view.outputs = await Promise.all(outputs.map((output) => outputView(output, links, now)));
     if (job.warnings) view.warnings = JSON.parse(job.warnings) as string[];
     if (job.report && job.operation === "compress")
       view.compression = JSON.parse(job.report) as NonNullable<Job["compression"]>;

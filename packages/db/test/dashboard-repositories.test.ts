@@ -92,6 +92,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard repositories on %
     const down = await migrator.migrateTo("003-job-results");
     expect(down.error).toBeUndefined();
     expect(down.results?.map((result) => result.migrationName)).toEqual([
+      "007-job-listing",
       "006-request-ids",
       "005-fair-queues",
       "004-dashboard",
@@ -100,7 +101,12 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard repositories on %
     expect(tables).not.toContain("dashboard_sessions");
     const accounts = (await handle.db.introspection.getTables()).find((table) => table.name === "accounts");
     expect(accounts?.columns.map((column) => column.name)).not.toContain("password_hash");
-    expect(await migrateToLatest(handle)).toEqual(["004-dashboard", "005-fair-queues", "006-request-ids"]);
+    expect(await migrateToLatest(handle)).toEqual([
+      "004-dashboard",
+      "005-fair-queues",
+      "006-request-ids",
+      "007-job-listing",
+    ]);
     expect((await findAccountById(handle.db, "a1"))?.password_hash).toBeNull();
   });
 

@@ -39,6 +39,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
       "004-dashboard",
       "005-fair-queues",
       "006-request-ids",
+      "007-job-listing",
     ]);
     // A second run finds nothing to do.
     expect(await migrateToLatest(handle)).toEqual([]);

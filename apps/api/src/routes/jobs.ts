@@ -1,9 +1,10 @@
 import { ApiError } from "@octavo/contracts";
-import { jobView } from "@octavo/core";
+import { InvalidCursorError, type JobPage, jobView } from "@octavo/core";
 import type { JobRow } from "@octavo/db";
 import { type Request, Router } from "express";
 import type { ApiContext } from "../context.js";
 import { accountIdOf } from "../middleware/authenticate.js";
+import { parseJobListQuery } from "./job-list-query.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_WAIT_SECONDS = 60;
@@ -30,6 +31,24 @@ const finished = (job: JobRow) => job.status === "done" || job.status === "faile
 
 export function jobsRouter(ctx: ApiContext): Router {
   const router = Router();
+  // The caller's jobs, newest first, a page at a time; output links only when asked (?include=outputs).
+  router.get("/v1/jobs", async (req, res) => {
+    const { query, includeOutputs } = parseJobListQuery(req.query);
+    let page: JobPage;
+    try {
+      page = await ctx.jobs.list(accountIdOf(res.locals), query);
+    } catch (error) {
+      if (error instanceof InvalidCursorError)
+        throw new ApiError("invalid_options", "The cursor parameter is not valid.", error.message);
+      throw error;
+    }
+    const now = new Date();
+    const outputs = includeOutputs ? await ctx.jobs.outputsOf(page.jobs) : undefined;
+    const data = await Promise.all(
+      page.jobs.map((job) => jobView(job, outputs && (outputs.get(job.id) ?? []), ctx.downloadLinks, now)),
+    );
+    res.json({ data, hasMore: page.hasMore, nextCursor: page.nextCursor });
+  });
   router.get("/v1/jobs/:jobId", async (req, res) => {
     const { jobId } = req.params;
     const accountId = accountIdOf(res.locals);

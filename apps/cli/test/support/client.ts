@@ -117,7 +117,14 @@ export interface JobBody {
   createdAt: string;
   startedAt?: string;
   finishedAt?: string;
-  outputs?: { name: string; size: number; contentType: string; url?: string; expired: boolean }[];
+  outputs?: {
+    name: string;
+    size: number;
+    contentType: string;
+    url?: string;
+    urlExpiresAt?: string;
+    expired: boolean;
+  }[];
   error?: string;
   message?: string;
   warnings?: Job["warnings"];

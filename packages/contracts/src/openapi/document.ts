@@ -1,6 +1,6 @@
 import { apiKeyPrefix, webhookSignatureHeader } from "../limits.js";
 import { operations } from "../operations.js";
-import { Account, ErrorBody, Job, JobCreated, Output } from "../resources.js";
+import { Account, ErrorBody, Job, JobCreated, JobList, Output } from "../resources.js";
 import { type JsonSchema, toJsonSchema } from "../schema-helpers.js";
 import { documentDescription } from "./description.js";
 import { errorResponses, retryAfterHeader } from "./error-responses.js";
@@ -14,6 +14,7 @@ function componentSchemas(): Record<string, JsonSchema> {
     ErrorBody: toJsonSchema(ErrorBody),
     JobCreated: toJsonSchema(JobCreated),
     Job: toJsonSchema(Job),
+    JobList: toJsonSchema(JobList),
     Output: toJsonSchema(Output),
     Account: toJsonSchema(Account),
     ...Object.fromEntries(options),

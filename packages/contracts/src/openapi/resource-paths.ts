@@ -1,4 +1,6 @@
 import { serviceLimits } from "../limits.js";
+import { operationIds } from "../operation-ids.js";
+import { jobStatuses } from "../resources.js";
 import { responseRef } from "./error-responses.js";
 
 /* The read endpoints: jobs, account, downloads and the health probes. */
@@ -36,6 +38,47 @@ const getJob = {
       "400": responseRef("BadRequest"),
       "401": responseRef("Unauthorized"),
       "404": responseRef("NotFound"),
+      "429": responseRef("RateLimited"),
+    },
+  },
+};
+
+function queryParameter(name: string, description: string, schema: Record<string, unknown>) {
+  return { name, in: "query", required: false, description, schema };
+}
+
+const listJobs = {
+  get: {
+    operationId: "listJobs",
+    tags: ["Jobs"],
+    summary: "List jobs",
+    description:
+      "The caller's jobs, newest first, a page at a time. Pages follow `nextCursor`, which stays valid while new jobs arrive (they are newer than every page after the first). Filters combine. A parameter that is not valid, or not one of these, answers 400 invalid_options naming it.",
+    parameters: [
+      queryParameter("status", "Only jobs in this status.", { type: "string", enum: [...jobStatuses] }),
+      queryParameter("operation", "Only jobs of this operation.", {
+        type: "string",
+        enum: [...operationIds],
+      }),
+      queryParameter("createdAfter", "Only jobs accepted at or after this time (RFC 3339).", {
+        type: "string",
+        format: "date-time",
+      }),
+      queryParameter("createdBefore", "Only jobs accepted before this time (RFC 3339).", {
+        type: "string",
+        format: "date-time",
+      }),
+      queryParameter("limit", "Jobs per page.", { type: "integer", minimum: 1, maximum: 100, default: 20 }),
+      queryParameter("cursor", "The nextCursor of the page before.", { type: "string" }),
+      queryParameter("include", "outputs: each done job's outputs, with fresh download links.", {
+        type: "string",
+        enum: ["outputs"],
+      }),
+    ],
+    responses: {
+      "200": jsonResponse("A page of jobs.", "JobList"),
+      "400": responseRef("BadRequest"),
+      "401": responseRef("Unauthorized"),
       "429": responseRef("RateLimited"),
     },
   },
@@ -108,6 +151,7 @@ function probe(operationId: string, summary: string, responses: Record<string, u
 
 export function resourcePaths(): Record<string, unknown> {
   return {
+    "/v1/jobs": listJobs,
     "/v1/jobs/{job_id}": getJob,
     "/v1/account": getAccount,
     "/v1/files/{output_id}/{name}": downloadFile,

@@ -5,6 +5,7 @@ import * as jobResults from "./003-job-results.js";
 import * as dashboard from "./004-dashboard.js";
 import * as fairQueues from "./005-fair-queues.js";
 import * as requestIds from "./006-request-ids.js";
+import * as jobListing from "./007-job-listing.js";
 
 /** A static record: migrations ship inside the build, in order, with no file-system scan. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   "004-dashboard": dashboard,
   "005-fair-queues": fairQueues,
   "006-request-ids": requestIds,
+  "007-job-listing": jobListing,
 };
 
 export const migrationProvider: MigrationProvider = {
