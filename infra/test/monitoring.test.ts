@@ -36,9 +36,10 @@ interface Dashboard {
 }
 
 const exported = exportedMetrics();
-/** Grafana's placeholder for the data source picked at import (`__inputs` DS_PROMETHEUS). */
-// biome-ignore lint/suspicious/noTemplateCurlyInString: Grafana's own placeholder syntax, not a template.
-const DATASOURCE = "${DS_PROMETHEUS}";
+/** The dashboard's import input: the Prometheus data source the importer picks. */
+const INPUT = "DS_PROMETHEUS";
+/** How panels name that input: Grafana's `${NAME}` reference, written out from the input's name. */
+const DATASOURCE = `\${${INPUT}}`;
 
 describe("octavo's exported metrics, as the checks below know them", () => {
   it("come from @octavo/metrics: octavo's series and the process and Node.js defaults", () => {
@@ -80,7 +81,7 @@ describe("infra/grafana/octavo.json", () => {
   it("imports with a Prometheus data source chosen at import (input DS_PROMETHEUS), used by every panel", () => {
     expect(dashboard.uid).toBe("octavo-overview");
     expect(dashboard.__inputs).toEqual([
-      expect.objectContaining({ name: "DS_PROMETHEUS", type: "datasource", pluginId: "prometheus" }),
+      expect.objectContaining({ name: INPUT, type: "datasource", pluginId: "prometheus" }),
     ]);
     expect(queryPanels.length).toBeGreaterThan(0);
     for (const { panel, target } of targets) {

@@ -112,7 +112,10 @@ export const Job = Type.Object(
       ),
     ),
   },
-  { description: "A job, as GET /v1/jobs/{job_id} returns it and as the webhook body." },
+  {
+    description:
+      "A job, as GET /v1/jobs/{job_id} returns it, as the webhook body, and as the items of GET /v1/jobs (there without outputs unless include=outputs).",
+  },
 );
 export type Job = Static<typeof Job>;
 

@@ -1,6 +1,5 @@
 import type { Db, JobRow } from "@octavo/db";
-import type { JobListFilter, JobPosition } from "@octavo/db/repositories";
-import { listJobsOfAccount } from "@octavo/db/repositories";
+import { type JobListFilter, type JobPosition, listJobsOfAccount } from "@octavo/db/repositories";
 
 /** A cursor that is not one this service handed out (or was altered). */
 export class InvalidCursorError extends Error {
@@ -28,7 +27,7 @@ export function decodeCursor(cursor: string): JobPosition {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
     if (Array.isArray(value) && value.length === 2) {
-      const [createdAt, id] = value as unknown[];
+      const [createdAt, id]: unknown[] = value;
       if (typeof createdAt === "string" && typeof id === "string" && !Number.isNaN(Date.parse(createdAt)))
         return { createdAt, id };
     }

@@ -20,7 +20,3 @@ export type { EngineContext, EngineInput, EngineOutput, EngineResult } from "./t
 export async function preloadEngines(): Promise<void> {
   await loadMupdf();
 }
-
-/** The operations this package implements, by the contract's operation ids. */
-export const availableOperations = ["merge", "split", "rotate", "protect", "unlock", "repair"] as const;
-export type EngineOperationId = (typeof availableOperations)[number];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { availableOperations, doctor } from "../src/index.js";
+import { doctor } from "../src/index.js";
 
 describe("doctor", () => {
   it("finds every engine with its version", async () => {
@@ -21,18 +21,5 @@ describe("doctor", () => {
       expect(component.usedFor.length).toBeGreaterThan(10);
       if (component.found) expect(component.path).toMatch(/^\//);
     }
-  });
-});
-
-describe("availableOperations", () => {
-  it("lists the six structural operations", () => {
-    expect([...availableOperations].sort()).toEqual([
-      "merge",
-      "protect",
-      "repair",
-      "rotate",
-      "split",
-      "unlock",
-    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { type OperationId, operationIds } from "@octavo/contracts";
-import { doctor } from "@octavo/engines";
+import { doctor, type EngineComponent } from "@octavo/engines";
 import { ocrDoctor } from "@octavo/ocr";
 import { operationPrograms, programInstalled } from "@octavo/worker";
 import { printJson } from "../output.js";
@@ -20,16 +20,8 @@ export interface DoctorScope {
   api?: boolean | undefined;
 }
 
-interface Entry {
-  name: string;
-  found: boolean;
-  version?: string;
-  path?: string;
-  /** The program as the engines start it, matched against @octavo/worker's operationPrograms. */
-  program?: string;
-  usedFor: string;
-  optional?: true;
-}
+/** A program or library found or missing, as the engines' own probes report it. */
+type Entry = EngineComponent;
 
 /** One line of the report: an entry, whether this role needs it and, if for its queues, for which. */
 type ReportEntry = Entry & { required: boolean; requiredBy?: OperationId[] };

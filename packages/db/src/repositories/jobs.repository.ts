@@ -1,9 +1,25 @@
-import { type Insertable, sql } from "kysely";
+import { type ExpressionBuilder, type Insertable, sql } from "kysely";
 import type { Db } from "../database.js";
 import type { JobFileRow, JobRow } from "../rows.js";
-import type { JobFileRole, JobFilesTable, JobStatus, JobsTable } from "../schema/index.js";
+import type { Database, JobFileRole, JobFilesTable, JobStatus, JobsTable } from "../schema/index.js";
 
 const UNFINISHED = ["queued", "active"] as const;
+
+/** A place in the jobs' creation order: a job's creation time, then its id for jobs of the same time. */
+export interface JobPosition {
+  createdAt: string;
+  id: string;
+}
+
+/**
+ * The jobs before `position` in creation order, as a row-value comparison: both databases read it as
+ * one range of an index ending in (created_at, id), where the same test written with OR is a filter
+ * on every row from one end.
+ */
+function createdBefore(position: JobPosition) {
+  return (eb: ExpressionBuilder<Database, "jobs">) =>
+    eb(eb.refTuple("created_at", "id"), "<", eb.tuple(position.createdAt, position.id));
+}
 
 export async function insertJob(
   db: Db,
@@ -135,7 +151,7 @@ export async function countUnfinishedJobs(
   db: Db,
   accountId: string,
   operation: string,
-  before?: { createdAt: string; id: string },
+  before?: JobPosition,
 ): Promise<number> {
   let query = db
     .selectFrom("jobs")
@@ -144,14 +160,7 @@ export async function countUnfinishedJobs(
     .where("operation", "=", operation)
     // Literal, as in the partial index's own condition: a bound parameter would not let the planner use it.
     .where(sql<boolean>`status in ('queued', 'active')`);
-  if (before !== undefined) {
-    query = query.where((eb) =>
-      eb.or([
-        eb("created_at", "<", before.createdAt),
-        eb.and([eb("created_at", "=", before.createdAt), eb("id", "<", before.id)]),
-      ]),
-    );
-  }
+  if (before !== undefined) query = query.where(createdBefore(before));
   const row = await query.executeTakeFirst();
   return Number(row?.count ?? 0);
 }
@@ -210,12 +219,6 @@ export function findOverdueJobs(db: Db, createdBefore: string, limit: number): P
     .execute();
 }
 
-/** A place in an account's jobs, newest first: the last job of the page before. */
-export interface JobPosition {
-  createdAt: string;
-  id: string;
-}
-
 /** Which of an account's jobs to list; times are ISO 8601 UTC, as the rows store them. */
 export interface JobListFilter {
   status?: JobStatus | undefined;
@@ -240,13 +243,7 @@ export function jobsOfAccountQuery(db: Db, accountId: string, filter: JobListFil
   if (filter.operation !== undefined) query = query.where("operation", "=", filter.operation);
   if (filter.createdAfter !== undefined) query = query.where("created_at", ">=", filter.createdAfter);
   if (filter.createdBefore !== undefined) query = query.where("created_at", "<", filter.createdBefore);
-  const { after } = filter;
-  // A row-value comparison, which both databases read as one range of the index; the same test
-  // written with OR is a filter on every row from the newest down.
-  if (after !== undefined)
-    query = query.where((eb) =>
-      eb(eb.refTuple("created_at", "id"), "<", eb.tuple(after.createdAt, after.id)),
-    );
+  if (filter.after !== undefined) query = query.where(createdBefore(filter.after));
   return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit);
 }
 
