@@ -9,6 +9,7 @@ import { accountRouter } from "./routes/account.js";
 import { docsRouter } from "./routes/docs.js";
 import { filesRouter } from "./routes/files.js";
 import { healthRouter } from "./routes/health.js";
+import { jobActionsRouter } from "./routes/job-actions.js";
 import { jobsRouter } from "./routes/jobs.js";
 import { methodNotAllowedRouter } from "./routes/method-not-allowed.js";
 import { metricsRouter } from "./routes/metrics.js";
@@ -40,6 +41,7 @@ export function createApp(ctx: ApiContext): Express {
   app.use(express.json({ limit: "1mb", type: "application/json" }));
   app.use(operationsRouter(ctx));
   app.use(jobsRouter(ctx));
+  app.use(jobActionsRouter(ctx));
   app.use(accountRouter(ctx));
 
   app.use(notFoundHandler);

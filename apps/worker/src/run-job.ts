@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { OperationId } from "@octavo/contracts";
 import type { Outcome, StartedJob, StoredFile } from "@octavo/core";
 import type { JobFileRow } from "@octavo/db";
+import type { JobEndedListener } from "@octavo/queue";
 import { BlobNotFoundError } from "@octavo/storage";
 import { afterSettled } from "./after-settled.js";
 import type { WorkerContext } from "./context.js";
@@ -42,9 +43,14 @@ async function deleteInputs(ctx: WorkerContext, inputs: readonly JobFileRow[]): 
   await ctx.jobs.filesDeleted(inputs);
 }
 
-/** Settles the run (one transaction), then sends its webhook and says it ended. */
-async function settle(ctx: WorkerContext, started: StartedJob, outcome: Outcome): Promise<void> {
-  await afterSettled(ctx, started.job.id, await ctx.jobs.settle(started, outcome));
+/**
+ * Settles the run (one transaction), then sends its webhook and says it ended. False: the job had
+ * already ended (canceled, or failed by the janitor's deadline), and this run's outcome is nobody's.
+ */
+async function settle(ctx: WorkerContext, started: StartedJob, outcome: Outcome): Promise<boolean> {
+  const settled = await ctx.jobs.settle(started, outcome);
+  await afterSettled(ctx, started.job.id, settled);
+  return settled !== undefined;
 }
 
 /**
@@ -85,19 +91,38 @@ export type RunOutcome = "finished" | "handed-back" | { kind: "account-busy"; ca
 export async function runJob(
   ctx: WorkerContext,
   jobId: string,
+  options: {
+    /** The queue the job came from. */
+    operation: OperationId;
+    runners: JobRunners;
+    /** The worker's shutdown: the job's engines are stopped and the job handed back. */
+    signal?: AbortSignal;
+    /** Called once the engines have ended: storing the outputs and settling need no engine slot. */
+    enginesDone?: () => void;
+    /** Notices of jobs that ended elsewhere (canceled): this job's engines are stopped on its notice. */
+    endedElsewhere?: Pick<JobEndedListener, "watch">;
+  },
+): Promise<RunOutcome> {
+  // Watching before starting: a cancel that lands after the start is heard.
+  const ended = new AbortController();
+  const unwatch = options.endedElsewhere?.watch(jobId, () => ended.abort());
+  try {
+    return await startAndRun(ctx, jobId, options, ended.signal);
+  } finally {
+    unwatch?.();
+  }
+}
+
+async function startAndRun(
+  ctx: WorkerContext,
+  jobId: string,
   {
     operation,
     runners,
     signal,
     enginesDone,
-  }: {
-    /** The queue the job came from. */
-    operation: OperationId;
-    runners: JobRunners;
-    signal?: AbortSignal;
-    /** Called once the engines have ended: storing the outputs and settling need no engine slot. */
-    enginesDone?: () => void;
-  },
+  }: { operation: OperationId; runners: JobRunners; signal?: AbortSignal; enginesDone?: () => void },
+  endedElsewhere: AbortSignal,
 ): Promise<RunOutcome> {
   const started = await ctx.jobs.start(jobId, operation);
   if (started.kind === "ended") return "finished"; // a duplicate or late delivery
@@ -137,20 +162,24 @@ export async function runJob(
     const result = await execute(task, runners, {
       timeoutMs: ctx.config.jobTimeoutSeconds * 1000,
       onProgress: progressWriter(ctx, log),
-      ...(signal ? { signal } : {}),
+      signal: signal ? AbortSignal.any([signal, endedElsewhere]) : endedElsewhere,
     });
     enginesDone?.();
 
-    // Worker shutdown: the engines were stopped; the job goes back to the queue untouched.
-    if (signal?.aborted) return "handed-back";
-    if (result.type === "done") {
+    if (endedElsewhere.aborted) {
+      // Canceled while it ran: the engines were stopped, and the job's end is already recorded.
+      ctx.logger.info(log, "job ended elsewhere; its engines were stopped");
+    } else if (signal?.aborted) {
+      // Worker shutdown: the engines were stopped; the job goes back to the queue untouched.
+      return "handed-back";
+    } else if (result.type === "done") {
       const stored: StoredFile[] = [];
       for (const [position, output] of result.outputs.entries()) {
         const storageKey = `jobs/${jobId}/outputs/${position}`;
         const { size } = await ctx.store.putFile(storageKey, output.path);
         stored.push({ name: output.name, size, contentType: output.contentType, storageKey });
       }
-      await settle(ctx, started, {
+      const settled = await settle(ctx, started, {
         status: "done",
         outputs: stored,
         work: {
@@ -159,7 +188,13 @@ export async function runJob(
           ...(result.report ? { report: result.report } : {}),
         },
       });
-      ctx.logger.info({ ...log, engine: result.engine, warnings: result.warnings.length }, "job done");
+      if (settled) {
+        ctx.logger.info({ ...log, engine: result.engine, warnings: result.warnings.length }, "job done");
+      } else {
+        // It ended meanwhile (canceled; the notice was missed): the outputs stored are nobody's.
+        await Promise.all(stored.map((file) => ctx.store.delete(file.storageKey)));
+        ctx.logger.info(log, "job ended elsewhere; its outputs were discarded");
+      }
     } else {
       await settle(ctx, started, { status: "failed", code: result.code, message: result.message });
       ctx.logger.info(

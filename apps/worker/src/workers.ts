@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type Lane, type OperationId, operationLanes, queueConcurrency } from "@octavo/contracts";
 import {
   createRedis,
+  JobEndedListener,
   type JobMessage,
   MAINTENANCE_QUEUE,
   WEBHOOK_QUEUE,
@@ -52,6 +53,8 @@ export async function startWorkers(
 ): Promise<RunningWorkers> {
   const specs = queueSpecs.map((spec) => (typeof spec === "string" ? { name: spec } : spec));
   const connection = createRedis(ctx.redisUrl, "worker");
+  // Its own connection (a subscriber does nothing else): the running jobs that end elsewhere, canceled.
+  const endedElsewhere = new JobEndedListener(createRedis(ctx.redisUrl, "worker"), ctx.config.queuePrefix);
   const shutdown = new AbortController();
   const lockDuration = ctx.config.jobLockSeconds * 1000;
   const workers: Worker[] = [];
@@ -140,6 +143,7 @@ export async function startWorkers(
           runners,
           signal: shutdown.signal,
           enginesDone,
+          endedElsewhere,
         });
         outcome.then(
           () => enginesDone(),
@@ -226,6 +230,7 @@ export async function startWorkers(
       await rm(residentDir, { recursive: true, force: true, maxRetries: 3 }).catch((error: unknown) =>
         ctx.logger.warn({ err: error, dir: residentDir }, "could not remove the resident engines' folder"),
       );
+      endedElsewhere.close();
       connection.disconnect();
     },
   };

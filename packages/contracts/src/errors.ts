@@ -6,6 +6,7 @@ export const jobErrorCodes = [
   "conversion_failed",
   "no_tables",
   "timeout",
+  "canceled",
 ] as const;
 
 export type JobErrorCode = (typeof jobErrorCodes)[number];
@@ -19,6 +20,10 @@ export const jobErrors: Record<JobErrorCode, { description: string }> = {
   conversion_failed: { description: "The converter could not process the file." },
   no_tables: { description: "PDF to Excel in tables mode found no tables." },
   timeout: { description: "The job ran longer than 5 minutes." },
+  canceled: {
+    description:
+      "The job was canceled (POST /v1/jobs/{job_id}/cancel) before it finished; nothing was charged.",
+  },
 };
 
 /** Codes of an error response body, each with its one HTTP status. */
@@ -38,6 +43,8 @@ export type ApiErrorCode =
   | "invalid_request"
   | "method_not_allowed"
   | "idempotency_conflict"
+  | "job_finished"
+  | "job_not_finished"
   | "invalid_link"
   | "link_expired"
   | "result_expired"
@@ -71,6 +78,15 @@ export const apiErrors: Record<ApiErrorCode, { status: number; description: stri
     status: 409,
     description:
       "The Idempotency-Key was used with a different request, or a request with the same key is still being processed.",
+  },
+  job_finished: {
+    status: 409,
+    description:
+      "The job has already ended (done or failed) and can no longer be canceled; detail gives its status.",
+  },
+  job_not_finished: {
+    status: 409,
+    description: "The job is still queued or running; cancel it, or delete it once it has ended.",
   },
   result_expired: {
     status: 410,

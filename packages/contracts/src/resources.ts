@@ -59,8 +59,15 @@ export const Output = Type.Object(
     ),
     urlExpiresAt: Type.Optional(dateTime("When url stops working.")),
     expired: Type.Boolean({
-      description: "True once the result has been deleted (one hour after the job); url is then absent.",
+      description:
+        "True once the result has been deleted (one hour after the job, or at the caller's request); url is then absent.",
     }),
+    deleted: Type.Optional(
+      Type.Literal(true, {
+        description:
+          "Present, true, when the result was deleted at the caller's request (DELETE /v1/jobs/{job_id}).",
+      }),
+    ),
   },
   { description: "One result file of a done job." },
 );
@@ -80,7 +87,9 @@ export const Job = Type.Object(
     startedAt: Type.Optional(dateTime("When the job started running.")),
     finishedAt: Type.Optional(dateTime("When the job ended, done or failed.")),
     outputs: Type.Optional(Type.Array(Output, { description: "The results; present when done." })),
-    error: Type.Optional(literals(jobErrorCodes, "Why the job failed; present when failed.")),
+    error: Type.Optional(
+      literals(jobErrorCodes, "Why the job failed; present when failed. canceled: the caller canceled it."),
+    ),
     message: Type.Optional(
       Type.String({ description: "A sentence about the failure; present when failed." }),
     ),

@@ -29,6 +29,8 @@ describe("API errors", () => {
       not_found: 404,
       method_not_allowed: 405,
       idempotency_conflict: 409,
+      job_finished: 409,
+      job_not_finished: 409,
       result_expired: 410,
       too_large: 413,
       rate_limited: 429,
@@ -56,8 +58,17 @@ describe("API errors", () => {
 });
 
 describe("job errors", () => {
-  it("lists the spec's six codes with their meanings", () => {
+  it("lists the spec's six codes, then octavo's canceled, with their meanings", () => {
     expect(Object.keys(jobErrors)).toEqual([...jobErrorCodes]);
+    expect(jobErrorCodes).toEqual([
+      "password_required",
+      "wrong_password",
+      "invalid_input",
+      "conversion_failed",
+      "no_tables",
+      "timeout",
+      "canceled",
+    ]);
     expect(jobErrors.timeout.description).toContain("5 minutes");
     expect(jobErrors.no_tables.description).toContain("tables mode");
   });

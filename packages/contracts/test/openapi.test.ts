@@ -143,6 +143,8 @@ describe("OpenAPI document", () => {
     expect(codes("Unauthorized")).toEqual(["missing_api_key", "invalid_api_key"]);
     expect(codes("InvalidLink")).toEqual(["invalid_link", "link_expired"]);
     expect(codes("ResultExpired")).toEqual(["result_expired"]);
+    expect(codes("JobFinished")).toEqual(["job_finished"]);
+    expect(codes("JobNotFinished")).toEqual(["job_not_finished"]);
     expect(at(responses, "RateLimited", "headers", "Retry-After")).toBeDefined();
   });
 
@@ -156,6 +158,20 @@ describe("OpenAPI document", () => {
       "429",
     ]);
     expect(Object.keys(at(paths, "/v1/account", "get", "responses"))).toEqual(["200", "401", "429"]);
+    expect(Object.keys(at(paths, "/v1/jobs/{job_id}/cancel", "post", "responses"))).toEqual([
+      "200",
+      "401",
+      "404",
+      "409",
+      "429",
+    ]);
+    expect(Object.keys(at(paths, "/v1/jobs/{job_id}", "delete", "responses"))).toEqual([
+      "204",
+      "401",
+      "404",
+      "409",
+      "429",
+    ]);
     const download = at(paths, "/v1/files/{output_id}/{name}", "get");
     expect(download.security).toEqual([]);
     expect(Object.keys(at(download, "responses"))).toEqual(["200", "403", "404", "410"]);

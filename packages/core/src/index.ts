@@ -51,9 +51,11 @@ export {
   type IdempotencyOutcome,
   IdempotencyService,
 } from "./idempotency.js";
+export { type EndedJobFacts, endedJobFacts } from "./job-facts.js";
 export { InvalidCursorError, type JobListQuery, type JobPage } from "./job-list.js";
 export {
   type AcceptedJob,
+  type Cancellation,
   type CompletedWork,
   type JobQueue,
   JobService,

@@ -23,7 +23,9 @@ import {
   insertLedgerEntry,
   listJobFiles,
   listOutputsOfJobs,
+  listStoredFiles,
   markJobFilesDeleted,
+  markResultsDeleted,
   type RunningCap,
   startJob,
   updateJobProgress,
@@ -126,6 +128,13 @@ export interface Settled {
   deliveryId: string | undefined;
 }
 
+/** What asking to cancel a job gave: canceled now, with its inputs to delete; or it had already ended. */
+export type Cancellation =
+  | { kind: "canceled"; settled: Settled; inputs: JobFileRow[] }
+  | { kind: "finished"; job: JobRow };
+
+const CANCELED_MESSAGE = "The job was canceled at your request before it finished; nothing was charged.";
+
 export class QuotaExceededError extends Error {
   override readonly name = "QuotaExceededError";
   constructor(
@@ -197,6 +206,7 @@ export class JobService {
         report: null,
         webhook_url: job.webhookUrl ?? null,
         request_id: job.requestId ?? null,
+        results_deleted_at: null,
         attempts: 0,
         created_at: createdAt,
         started_at: null,
@@ -235,6 +245,11 @@ export class JobService {
     });
     const message = { jobId: job.id, requestId: job.request_id ?? undefined };
     await this.queue.enqueueJob(job.operation as OperationId, message, ahead + 1);
+  }
+
+  /** The job, whoever's it is: for links that name a file, not an account. */
+  find(jobId: string): Promise<JobRow | undefined> {
+    return findJob(this.database.db, jobId);
   }
 
   /** The job of this account, or undefined (unknown, or another account's: they look the same). */
@@ -363,6 +378,29 @@ export class JobService {
       });
       return job ? { job, deliveryId: await deliveryFor(trx, job, now) } : undefined;
     });
+  }
+
+  /**
+   * queued/active → failed `canceled`, uncharged, with its webhook recorded (the same transaction as
+   * `fail`). The job's status decides the race with its run: one that settled first keeps its outcome
+   * (`finished`); one canceled first is settled by nobody else, and its worker's result is discarded.
+   */
+  async cancel(job: JobRow, now = new Date()): Promise<Cancellation> {
+    const settled = await this.fail(job.id, "canceled", CANCELED_MESSAGE, now);
+    if (settled)
+      return { kind: "canceled", settled, inputs: await listJobFiles(this.database.db, job.id, "input") };
+    return { kind: "finished", job: (await findJob(this.database.db, job.id)) ?? job };
+  }
+
+  /**
+   * Marks a finished job's results deleted at its owner's request (the first time is kept) and returns
+   * its files still stored, for the caller to delete and then pass to `filesDeleted`. Undefined when the
+   * job has not finished.
+   */
+  async deleteResults(job: JobRow, now = new Date()): Promise<JobFileRow[] | undefined> {
+    if (job.status !== "done" && job.status !== "failed") return undefined;
+    await markResultsDeleted(this.database.db, job.id, toIso(now));
+    return listStoredFiles(this.database.db, job.id);
   }
 
   /** The stored objects of these files were deleted (inputs after the run, outputs after the TTL). */

@@ -23,7 +23,10 @@ export async function jobView(
   if (job.started_at) view.startedAt = job.started_at;
   if (job.finished_at) view.finishedAt = job.finished_at;
   if (job.status === "done") {
-    if (outputs) view.outputs = await Promise.all(outputs.map((output) => outputView(output, links, now)));
+    if (outputs) {
+      const deleted = job.results_deleted_at !== null;
+      view.outputs = await Promise.all(outputs.map((output) => outputView(output, deleted, links, now)));
+    }
     if (job.warnings) view.warnings = JSON.parse(job.warnings) as string[];
     if (job.report && job.operation === "compress")
       view.compression = JSON.parse(job.report) as NonNullable<Job["compression"]>;
@@ -35,8 +38,15 @@ export async function jobView(
   return view;
 }
 
-async function outputView(output: JobFileRow, links: DownloadLinks, now: Date): Promise<Output> {
+/** `deleted`: the owner deleted the job's results (DELETE /v1/jobs/{id}); they read as deleted, not expired. */
+async function outputView(
+  output: JobFileRow,
+  deleted: boolean,
+  links: DownloadLinks,
+  now: Date,
+): Promise<Output> {
   const base = { name: output.name, size: output.size, contentType: output.content_type };
+  if (deleted) return { ...base, expired: true, deleted: true };
   if (output.deleted_at) return { ...base, expired: true };
   const link = await links.link(output, now);
   return { ...base, url: link.url, urlExpiresAt: link.expiresAt, expired: false };

@@ -271,4 +271,79 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     expect(quiet?.deliveryId).toBeUndefined();
     expect(quiet?.job).toMatchObject({ id: silent.id, status: "failed", error_code: "timeout" });
   });
+
+  const chargesOf = (jobId: string) =>
+    handle.db.selectFrom("credit_ledger").selectAll().where("job_id", "=", jobId).execute();
+
+  it("cancels a queued job: failed canceled, its reservation released, its webhook recorded, its inputs named", async () => {
+    const job = newJob();
+    await jobs.accept(job, now);
+    const reservedBefore = (await usageOf(handle.db, account, "business", now)).creditsReserved;
+    const row = await jobs.findForAccount(job.id, account);
+    if (!row) throw new Error("no row");
+    const cancellation = await jobs.cancel(row, now);
+    expect(cancellation.kind).toBe("canceled");
+    if (cancellation.kind !== "canceled") return;
+    expect(cancellation.settled.job).toMatchObject({ status: "failed", error_code: "canceled" });
+    expect(cancellation.settled.deliveryId).toBeDefined();
+    expect(cancellation.inputs.map((file) => file.storage_key)).toEqual([`jobs/${job.id}/inputs/0`]);
+    expect((await usageOf(handle.db, account, "business", now)).creditsReserved).toBe(reservedBefore - 1);
+    // A worker that receives the message anyway finds the job ended.
+    expect((await jobs.start(job.id, "rotate", now)).kind).toBe("ended");
+    expect(await chargesOf(job.id)).toEqual([]);
+  });
+
+  it("decides the race of a cancel with the run by which ends the job first", async () => {
+    // The run settles first: the job keeps its outcome and its charge; the cancel finds it finished.
+    const first = newJob();
+    await jobs.accept(first, now);
+    const running = await startedJob(jobs, first.id, "rotate", now);
+    await jobs.settle(running, { status: "done", outputs: output(first.id), work: { engine: "qpdf" } }, now);
+    const late = await jobs.cancel(running.job, now);
+    expect(late).toMatchObject({ kind: "finished", job: { status: "done" } });
+    expect(await chargesOf(first.id)).toHaveLength(1);
+    // The cancel lands first: the run's outcome is refused, nothing is charged and no output is kept.
+    const second = newJob();
+    await jobs.accept(second, now);
+    const active = await startedJob(jobs, second.id, "rotate", now);
+    expect((await jobs.cancel(active.job, now)).kind).toBe("canceled");
+    const refused = await jobs.settle(
+      active,
+      { status: "done", outputs: output(second.id), work: { engine: "qpdf" } },
+      now,
+    );
+    expect(refused).toBeUndefined();
+    expect(await jobs.files(second.id, "output")).toEqual([]);
+    expect(await chargesOf(second.id)).toEqual([]);
+    expect(await jobs.findForAccount(second.id, account)).toMatchObject({
+      status: "failed",
+      error_code: "canceled",
+    });
+  });
+
+  it("deletes a finished job's results on request, once marked, and never an unfinished job's", async () => {
+    const job = newJob();
+    await jobs.accept(job, now);
+    const running = await startedJob(jobs, job.id, "rotate", now);
+    expect(await jobs.deleteResults(running.job, now)).toBeUndefined();
+    const settled = await jobs.settle(
+      running,
+      { status: "done", outputs: output(job.id), work: { engine: "qpdf" } },
+      now,
+    );
+    if (!settled) throw new Error("not settled");
+    const stored = await jobs.deleteResults(settled.job, now);
+    // The input (its worker would have deleted it) and the output are still stored.
+    expect(stored?.map((file) => file.storage_key).sort()).toEqual([
+      `jobs/${job.id}/inputs/0`,
+      `jobs/${job.id}/outputs/0`,
+    ]);
+    await jobs.filesDeleted(stored ?? [], now);
+    const later = new Date(now.getTime() + 60_000);
+    expect(await jobs.deleteResults(settled.job, later)).toEqual([]);
+    const row = await jobs.findForAccount(job.id, account);
+    // The first deletion's time is kept; the job keeps its status and its charge.
+    expect(row).toMatchObject({ status: "done", results_deleted_at: now.toISOString() });
+    expect(await chargesOf(job.id)).toHaveLength(1);
+  });
 });

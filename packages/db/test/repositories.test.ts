@@ -40,6 +40,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
       "005-fair-queues",
       "006-request-ids",
       "007-job-listing",
+      "008-deleted-results",
     ]);
     // A second run finds nothing to do.
     expect(await migrateToLatest(handle)).toEqual([]);

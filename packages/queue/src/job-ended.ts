@@ -14,7 +14,11 @@ export async function announceJobEnded(publisher: Redis, prefix: string, jobId: 
   await publisher.publish(channelOf(prefix), jobId);
 }
 
-/** An API node's side: one subscribed connection, and the long polls waiting on it. */
+/**
+ * The listening side: one subscribed connection. API nodes wait on it for the ends of the jobs their
+ * long polls hold; workers watch the jobs they run, to stop the engines of one that ended elsewhere
+ * (canceled, or failed by the janitor's deadline).
+ */
 export class JobEndedListener {
   private readonly waiting = new Map<string, Set<() => void>>();
   /** Resolves once Redis has confirmed the subscription: notices published after it are heard. */
@@ -38,19 +42,30 @@ export class JobEndedListener {
   /** Resolves when the job is said to have ended, or after `ms`, whichever comes first. */
   wait(jobId: string, ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const wakers = this.waiting.get(jobId) ?? new Set<() => void>();
-      this.waiting.set(jobId, wakers);
-      const wake = () => {
+      const unwatch = this.watch(jobId, () => {
         clearTimeout(timer);
-        wakers.delete(wake);
-        if (wakers.size === 0) this.waiting.delete(jobId);
+        unwatch();
         resolve();
-      };
-      const timer = setTimeout(wake, ms);
+      });
+      const timer = setTimeout(() => {
+        unwatch();
+        resolve();
+      }, ms);
       // A wait nobody awaits any more (its job was seen ended another way) must not hold the process.
       timer.unref();
-      wakers.add(wake);
     });
+  }
+
+  /** Calls `onEnded` each time the job is said to have ended, until the returned function is called. */
+  watch(jobId: string, onEnded: () => void): () => void {
+    const wakers = this.waiting.get(jobId) ?? new Set<() => void>();
+    this.waiting.set(jobId, wakers);
+    const waker = () => onEnded();
+    wakers.add(waker);
+    return () => {
+      wakers.delete(waker);
+      if (wakers.size === 0) this.waiting.delete(jobId);
+    };
   }
 
   close(): void {

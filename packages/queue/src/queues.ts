@@ -74,6 +74,14 @@ export class JobProducer {
     return this.enqueue(operation, message, { ...OPERATION_JOB_OPTIONS, priority });
   }
 
+  /**
+   * Takes a waiting job off its queue (a canceled job). Best effort: a job a worker holds already stays,
+   * and the worker finds it ended when it starts it.
+   */
+  async remove(queueName: string, jobId: string): Promise<void> {
+    await this.queue(queueName).remove(jobId);
+  }
+
   /** A repeating job, scheduled once per cluster however many processes ask (BullMQ job scheduler). */
   async scheduleRepeating(queueName: string, schedulerId: string, everyMs: number): Promise<void> {
     await this.queue(queueName).upsertJobScheduler(

@@ -27,10 +27,13 @@ export function filesRouter(ctx: ApiContext): Router {
     const file = await ctx.jobs.output(fileId);
     if (!file) throw new ApiError("not_found", "There is no such file.", "");
     if (file.deleted_at) {
+      const deletedOnRequest = (await ctx.jobs.find(file.job_id))?.results_deleted_at;
       throw new ApiError(
         "result_expired",
         "This result has been deleted.",
-        "Results are kept for one hour after the job; run the job again.",
+        deletedOnRequest
+          ? "The job's results were deleted at your request (DELETE /v1/jobs/{id}); run the job again."
+          : "Results are kept for one hour after the job; run the job again.",
       );
     }
     const body = await ctx.store.get(file.storage_key);

@@ -4,9 +4,9 @@ import type { JobRow } from "@octavo/db";
 import { type Request, Router } from "express";
 import type { ApiContext } from "../context.js";
 import { accountIdOf } from "../middleware/authenticate.js";
+import { ownJob } from "./job-actions.js";
 import { parseJobListQuery } from "./job-list-query.js";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_WAIT_SECONDS = 60;
 /**
  * A held request answers when a worker says the job ended; it also reads the job this often, in case
@@ -50,14 +50,10 @@ export function jobsRouter(ctx: ApiContext): Router {
     res.json({ data, hasMore: page.hasMore, nextCursor: page.nextCursor });
   });
   router.get("/v1/jobs/:jobId", async (req, res) => {
-    const { jobId } = req.params;
-    const accountId = accountIdOf(res.locals);
     const wait = waitSeconds(req);
-    const load = () =>
-      UUID.test(jobId) ? ctx.jobs.findForAccount(jobId.toLowerCase(), accountId) : Promise.resolve(undefined);
-    // An unknown id, a malformed id and another account's job all look the same from outside.
-    let job = await load();
-    if (!job) throw new ApiError("not_found", "There is no job with this id.", `job_id: ${jobId}`);
+    let job = await ownJob(ctx, res, req.params.jobId);
+    const accountId = job.account_id;
+    const load = () => ctx.jobs.findForAccount(job.id, accountId);
     // ?wait=N holds the answer until the job ends (or N seconds pass): one request instead of many polls.
     const deadline = Date.now() + wait * 1000;
     while (!finished(job) && Date.now() < deadline && !req.socket.destroyed) {

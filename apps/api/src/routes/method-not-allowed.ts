@@ -8,7 +8,8 @@ import { Router } from "express";
 const KNOWN_ROUTES: ReadonlyArray<readonly [string, string]> = [
   ...operations.map((operation) => [operation.path, "POST"] as const),
   ["/v1/jobs", "GET, HEAD"],
-  ["/v1/jobs/:jobId", "GET, HEAD"],
+  ["/v1/jobs/:jobId", "GET, HEAD, DELETE"],
+  ["/v1/jobs/:jobId/cancel", "POST"],
   ["/v1/account", "GET, HEAD"],
   ["/v1/files/:fileId/:name", "GET, HEAD"],
   ["/v1/openapi.json", "GET, HEAD"],

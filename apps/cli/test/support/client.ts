@@ -26,6 +26,20 @@ export class Client {
     };
   }
 
+  /** A request without a body (POST .../cancel, DELETE); the body is {} when the answer has none (204). */
+  async send(
+    method: "POST" | "DELETE" | "PUT",
+    path: string,
+  ): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers: this.headers() });
+    const text = await response.text();
+    return {
+      status: response.status,
+      body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>),
+      headers: response.headers,
+    };
+  }
+
   async postJson(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method: "POST",
@@ -124,6 +138,7 @@ export interface JobBody {
     url?: string;
     urlExpiresAt?: string;
     expired: boolean;
+    deleted?: true;
   }[];
   error?: string;
   message?: string;

@@ -12,6 +12,8 @@ const exampleDetails: Partial<Record<ApiErrorCode, string>> = {
   unreachable_url: "https://example.com/missing.pdf answered 404",
   invalid_request: "the body is not valid JSON",
   too_large: "report.pdf is larger than 10 MB",
+  job_finished: "status: done",
+  job_not_finished: "status: active. Cancel it with POST /v1/jobs/{job_id}/cancel, or wait for it to end.",
 };
 
 function example(code: ApiErrorCode): Record<string, unknown> {
@@ -66,6 +68,10 @@ export const errorResponses = {
   Conflict: errorResponse("The Idempotency-Key belongs to a different request, or to one still running.", [
     "idempotency_conflict",
   ]),
+  JobFinished: errorResponse("The job has already ended (done or failed); detail gives its status.", [
+    "job_finished",
+  ]),
+  JobNotFinished: errorResponse("The job is still queued or running.", ["job_not_finished"]),
   Unavailable: errorResponse(
     "Temporarily unavailable (database or queue unreachable, queue full: its waiting jobs would take too long to run); retry later.",
     ["unavailable"],
@@ -74,7 +80,10 @@ export const errorResponses = {
     },
   ),
   InvalidLink: errorResponse("The download link is forged or has expired.", ["invalid_link", "link_expired"]),
-  ResultExpired: errorResponse("The result was deleted one hour after the job.", ["result_expired"]),
+  ResultExpired: errorResponse(
+    "The result was deleted: one hour after the job, or at the caller's request (DELETE /v1/jobs/{job_id}).",
+    ["result_expired"],
+  ),
 } as const;
 
 export type ErrorResponseName = keyof typeof errorResponses;

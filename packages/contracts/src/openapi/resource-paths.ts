@@ -16,6 +16,42 @@ function pathParameter(name: string, description: string, schema: Record<string,
   return { name, in: "path", required: true, description, schema };
 }
 
+const jobIdParameter = pathParameter("job_id", "Job identifier.", { type: "string", format: "uuid" });
+
+const deleteJobResults = {
+  operationId: "deleteJobResults",
+  tags: ["Jobs"],
+  summary: "Delete a job's results",
+  description:
+    "Deletes a finished job's outputs from storage at once, instead of one hour after the job. The job stays, with its status and credits; its outputs then read `deleted: true`, `expired: true` and have no `url`, and their old links answer 410 result_expired. Deleting again answers 204 again. A job still queued or running answers 409 job_not_finished.",
+  parameters: [jobIdParameter],
+  responses: {
+    "204": { description: "The results are deleted." },
+    "401": responseRef("Unauthorized"),
+    "404": responseRef("NotFound"),
+    "409": responseRef("JobNotFinished"),
+    "429": responseRef("RateLimited"),
+  },
+};
+
+const cancelJob = {
+  post: {
+    operationId: "cancelJob",
+    tags: ["Jobs"],
+    summary: "Cancel a job",
+    description:
+      "A queued job is taken off its queue; a running job has its engines stopped. Either ends `failed` with error `canceled`, is not charged, has its inputs deleted, and sends its webhook like any failed job. A job that ends before the cancellation lands keeps its outcome, and the answer is 409 job_finished with its status in `detail`.",
+    parameters: [jobIdParameter],
+    responses: {
+      "200": jsonResponse("The canceled job.", "Job"),
+      "401": responseRef("Unauthorized"),
+      "404": responseRef("NotFound"),
+      "409": responseRef("JobFinished"),
+      "429": responseRef("RateLimited"),
+    },
+  },
+};
+
 const getJob = {
   get: {
     operationId: "getJob",
@@ -24,7 +60,7 @@ const getJob = {
     description:
       "The job's status and, when done, its outputs with fresh download links. With `wait`, the answer is held until the job is done or failed, or the seconds pass: one request instead of many polls (each request counts against the rate limit).",
     parameters: [
-      pathParameter("job_id", "Job identifier.", { type: "string", format: "uuid" }),
+      jobIdParameter,
       {
         name: "wait",
         in: "query",
@@ -41,6 +77,7 @@ const getJob = {
       "429": responseRef("RateLimited"),
     },
   },
+  delete: deleteJobResults,
 };
 
 function queryParameter(name: string, description: string, schema: Record<string, unknown>) {
@@ -153,6 +190,7 @@ export function resourcePaths(): Record<string, unknown> {
   return {
     "/v1/jobs": listJobs,
     "/v1/jobs/{job_id}": getJob,
+    "/v1/jobs/{job_id}/cancel": cancelJob,
     "/v1/account": getAccount,
     "/v1/files/{output_id}/{name}": downloadFile,
     "/healthz": probe("healthz", "Liveness: the process answers", { "200": { description: "Alive." } }),

@@ -6,6 +6,7 @@ import * as dashboard from "./004-dashboard.js";
 import * as fairQueues from "./005-fair-queues.js";
 import * as requestIds from "./006-request-ids.js";
 import * as jobListing from "./007-job-listing.js";
+import * as deletedResults from "./008-deleted-results.js";
 
 /** A static record: migrations ship inside the build, in order, with no file-system scan. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   "005-fair-queues": fairQueues,
   "006-request-ids": requestIds,
   "007-job-listing": jobListing,
+  "008-deleted-results": deletedResults,
 };
 
 export const migrationProvider: MigrationProvider = {

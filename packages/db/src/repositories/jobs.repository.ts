@@ -122,6 +122,27 @@ export function finishJob(
     .executeTakeFirst();
 }
 
+/** A finished job's results were deleted at its owner's request; the first time is kept. */
+export async function markResultsDeleted(db: Db, id: string, now: string): Promise<void> {
+  await db
+    .updateTable("jobs")
+    .set({ results_deleted_at: now })
+    .where("id", "=", id)
+    .where("status", "in", ["done", "failed"])
+    .where("results_deleted_at", "is", null)
+    .execute();
+}
+
+/** The job's files, inputs and outputs, whose stored objects have not been deleted yet. */
+export function listStoredFiles(db: Db, jobId: string): Promise<JobFileRow[]> {
+  return db
+    .selectFrom("job_files")
+    .selectAll()
+    .where("job_id", "=", jobId)
+    .where("deleted_at", "is", null)
+    .execute();
+}
+
 export async function insertJobFiles(db: Db, files: Insertable<JobFilesTable>[]): Promise<void> {
   if (files.length > 0) await db.insertInto("job_files").values(files).execute();
 }
