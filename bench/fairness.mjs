@@ -117,6 +117,7 @@ try {
       plan: "business",
       operation: "rotate",
       options,
+      credits: 1,
       webhookUrl: undefined,
       inputs: [{ name: "one.pdf", size: pdf.length, contentType: "application/pdf", storageKey }],
     });

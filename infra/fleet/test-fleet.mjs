@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // The fleet, built and run for real on one Docker host (`npm run test:fleet`):
-//   1. the base image (debootstrap, when FLEET_BASE_IMAGE is not there yet), the five role images and
+//   1. the base image (debootstrap, when FLEET_BASE_IMAGE is not there yet), the six role images and
 //      the backing services' images, each built with Docker's layer cache;
 //   2. docker-compose.yml with infra/fleet/compose.test.yml: PostgreSQL, Redis, s3rver, the migration,
 //      two API containers behind the proxy, one worker per class;
-//   3. one job of every operation through the proxy, each output checked;
+//   3. one job of every operation and one pipeline (POST /v1/pipeline) through the proxy, each output
+//      checked;
 //   4. worker-pdf scaled to 3, 300 light jobs, each of the three took some;
 //   5. a worker-pdf container stopped (SIGTERM) in the middle of a job: the job is handed back,
 //      finished by another worker and charged once;
@@ -32,7 +33,7 @@ const PROJECT = "octavo-fleet-test";
 const BASE_IMAGE = process.env.FLEET_BASE_IMAGE ?? "octavo-base:bookworm";
 const HTTP_PORT = Number(process.env.FLEET_HTTP_PORT ?? 18000);
 const BASE_URL = `http://127.0.0.1:${HTTP_PORT}`;
-const ROLES = ["api", "worker-pdf", "worker-office", "worker-heavy", "worker-webhooks"];
+const ROLES = ["api", "worker-pdf", "worker-office", "worker-heavy", "worker-webhooks", "worker-pipeline"];
 const SERVICES = ["postgres", "redis", "s3", "proxy"];
 const LIGHT_JOBS = 300;
 const started = Date.now();
@@ -319,6 +320,13 @@ const everyOperation = [
   ["/v1/convert/pdf-to-powerpoint", [sample]],
   ["/v1/convert/pdf-to-excel", [corpus("tables/icdar2013_us-001.pdf")]],
   ["/v1/convert/pdf-to-pdfa", [sample], { level: "2" }],
+  // Several operations as one job, run by worker-pipeline.
+  [
+    "/v1/pipeline",
+    [sample],
+    undefined,
+    { steps: JSON.stringify([{ operation: "rotate", options: { angle: 90 } }, { operation: "compress" }]) },
+  ],
 ];
 
 async function runEveryOperation(apiKey) {

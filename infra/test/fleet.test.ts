@@ -68,4 +68,11 @@ describe("the fleet test (infra/fleet)", () => {
     expect(checked.stderr).toBe("");
     expect(checked.status).toBe(0);
   });
+
+  it("builds the image of every role, which `up --no-build` then needs", () => {
+    const script = read("infra/fleet/test-fleet.mjs");
+    const listed = /^const ROLES = \[([^\]]*)\];$/m.exec(script)?.[1] ?? "";
+    const names = [...listed.matchAll(/"([^"]+)"/g)].map((match) => match[1]);
+    expect(names.sort()).toEqual([...roles].sort());
+  });
 });

@@ -1,12 +1,12 @@
 import { unknownSettings } from "@octavo/config";
-import { DockerfileParser, type From, type Instruction } from "dockerfile-ast";
+import { type Arg, DockerfileParser, type From, type Instruction } from "dockerfile-ast";
 import { validate as lintDockerfile, ValidationSeverity } from "dockerfile-utils";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { queueEntries, read, roles, run, type WorkerClass, workerClasses, workerQueues } from "./support.js";
 
-/** The Debian packages each worker class's engines run (its queues are in support.ts). */
-const debianOf: Record<WorkerClass, readonly string[]> = {
+/** The Debian packages of the classes that run one kind of engine each (their queues are in support.ts). */
+const engineClasses = {
   // qpdf everywhere; Ghostscript is repair's last pass; pdfinfo (poppler) checks repaired files.
   "worker-pdf": ["qpdf", "ghostscript", "poppler-utils"],
   "worker-office": [
@@ -20,7 +20,16 @@ const debianOf: Record<WorkerClass, readonly string[]> = {
   // pdftotext (poppler) is PDF/A's text check; qpdf counts OCR pages and does compress's lossless pass.
   "worker-heavy": ["ocrmypdf", "tesseract-ocr", "ghostscript", "qpdf", "poppler-utils", "icc-profiles-free"],
   "worker-webhooks": [],
+} satisfies Record<Exclude<WorkerClass, "worker-pipeline">, readonly string[]>;
+
+/** The Debian packages each worker class's engines run; a pipeline's steps may be any operations: all. */
+const debianOf: Record<WorkerClass, readonly string[]> = {
+  ...engineClasses,
+  "worker-pipeline": [...new Set(Object.values(engineClasses).flat())],
 };
+
+/** The classes that run LibreOffice and Chromium, which create user namespaces and want a /dev/shm. */
+const officeClasses = workerClasses.filter((name) => debianOf[name].includes("chromium"));
 
 /** `--queues ocr=1,compress=2` → the queue names. */
 const queueNames = (args: readonly string[]) => queueEntries(args).map((entry) => entry.name);
@@ -120,8 +129,11 @@ describe("docker-compose.yml", () => {
     expect(services.api?.healthcheck?.test?.join(" ")).toContain("http://127.0.0.1:8000/healthz");
     expect(seconds(services.api?.stop_grace_period)).toBeGreaterThanOrEqual(60);
     // LibreOffice's network namespace and Chromium's sandbox need user namespaces; Chromium needs /dev/shm.
-    expect(services["worker-office"]?.security_opt).toContain("seccomp=unconfined");
-    expect(services["worker-office"]?.shm_size).toBeDefined();
+    expect(officeClasses.sort()).toEqual(["worker-office", "worker-pipeline"]);
+    for (const name of officeClasses) {
+      expect(services[name]?.security_opt, name).toContain("seccomp=unconfined");
+      expect(services[name]?.shm_size, name).toBeDefined();
+    }
   });
 
   it("sets only settings octavo knows, and the same secret key on every node", () => {
@@ -147,10 +159,18 @@ describe("docker-compose.yml", () => {
 
 describe("infra/docker/Dockerfile", () => {
   const text = read("infra/docker/Dockerfile");
+  const dockerfile = DockerfileParser.parse(text);
+  /** The ARGs declared before the first FROM, with their defaults: a stage sees one it declares again. */
+  const globalArgs = new Map(
+    dockerfile.getInitialARGs().flatMap((arg) => {
+      const property = arg.getProperty();
+      return property ? [[property.getName(), property.getValue() ?? ""] as const] : [];
+    }),
+  );
   const stages = () => {
     const found = new Map<string, Instruction[]>();
     let current: Instruction[] = [];
-    for (const instruction of DockerfileParser.parse(text).getInstructions()) {
+    for (const instruction of dockerfile.getInstructions()) {
       if (instruction.getKeyword() === "FROM") {
         current = [];
         found.set((instruction as From).getBuildStage() ?? "", current);
@@ -162,6 +182,26 @@ describe("infra/docker/Dockerfile", () => {
   const argumentsOf = (instruction: Instruction | undefined) => instruction?.getArgumentsContent() ?? "";
   const lastOf = (instructions: Instruction[] | undefined, keyword: string) =>
     instructions?.filter((instruction) => instruction.getKeyword() === keyword).at(-1);
+  /** The stage a stage starts from, when it is one of this file's (else the image it names). */
+  const parentOf = (found: Map<string, Instruction[]>, stage: string) =>
+    argumentsOf(found.get(stage)?.[0]).split(/\s+/)[0] ?? "";
+  /** A stage and the stages of this file it builds on, nearest first. */
+  const lineage = (found: Map<string, Instruction[]>, stage: string): string[] => {
+    const parent = parentOf(found, stage);
+    return found.has(parent) ? [stage, ...lineage(found, parent)] : [stage];
+  };
+  /** Stages that only hold packages for the roles built on them: no target of their own. */
+  const isEngineStage = (stage: string) => stage.endsWith("-engines");
+  /** `$NAME` and `${NAME}` of the ARGs a stage declares, by their value or the global default. */
+  const expandArgs = (instructions: Instruction[], command: string) => {
+    const values = new Map<string, string>();
+    for (const instruction of instructions.filter((each) => each.getKeyword() === "ARG")) {
+      const property = (instruction as Arg).getProperty();
+      if (property)
+        values.set(property.getName(), property.getValue() ?? globalArgs.get(property.getName()) ?? "");
+    }
+    return command.replace(/\$\{?(\w+)\}?/g, (whole, name: string) => values.get(name) ?? whole);
+  };
 
   it("has no problem dockerfile-utils can find, with every rule at error level", () => {
     const all = ValidationSeverity.ERROR;
@@ -179,12 +219,12 @@ describe("infra/docker/Dockerfile", () => {
     expect(problems.map((problem) => `line ${problem.range.start.line + 1}: ${problem.message}`)).toEqual([]);
   });
 
-  /** The Debian packages a stage's RUN instructions install, each install checked for its clean-up. */
+  /** The Debian packages a stage's own RUN instructions install, each install checked for its clean-up. */
   const installedBy = (found: Map<string, Instruction[]>, stage: string) =>
     (found.get(stage) ?? [])
       .filter((instruction) => instruction.getKeyword() === "RUN")
       .flatMap((instruction) => {
-        const command = argumentsOf(instruction).replace(/\\\n/g, " ");
+        const command = expandArgs(found.get(stage) ?? [], argumentsOf(instruction).replace(/\\\n/g, " "));
         expect(command, `${stage}: apt-get without --no-install-recommends or list cleanup`).not.toMatch(
           /apt-get install(?![^&]*--no-install-recommends)/,
         );
@@ -204,13 +244,25 @@ describe("infra/docker/Dockerfile", () => {
       "worker-webhooks",
       "worker-pdf",
       "worker-heavy",
+      "office-engines",
       "worker-office",
+      "worker-pipeline",
     ]);
-    expect([...found.keys()].slice(3).sort()).toEqual([...roles].sort());
+    const afterRuntime = [...found.keys()].slice(3);
+    expect(afterRuntime.filter((stage) => !isEngineStage(stage)).sort()).toEqual([...roles].sort());
     expect(argumentsOf(lastOf(found.get("runtime"), "ENTRYPOINT"))).toBe('["/usr/bin/tini", "--"]');
+    // A stage of engine packages is no role: no application, no user, no command; roles build on it.
+    for (const stage of afterRuntime.filter(isEngineStage)) {
+      expect(argumentsOf(found.get(stage)?.[0]), stage).toMatch(/^runtime AS /);
+      for (const keyword of ["COPY", "USER", "CMD", "ENV"])
+        expect(lastOf(found.get(stage), keyword), stage).toBeUndefined();
+    }
     for (const role of roles) {
       const stage = found.get(role);
-      expect(argumentsOf(stage?.[0]), role).toMatch(/^runtime AS /);
+      // runtime, or an engine stage on runtime.
+      expect(lineage(found, role).slice(1, -1).every(isEngineStage), role).toBe(true);
+      expect(lineage(found, role).at(-1), role).toBe("runtime");
+      expect(lastOf(stage, "COPY"), role).toBeDefined();
       // A numeric uid other than 0: Kubernetes' runAsNonRoot can verify it without reading /etc/passwd.
       expect(argumentsOf(lastOf(stage, "USER")), role).toBe("10001:10001");
       const cmd = JSON.parse(argumentsOf(lastOf(stage, "CMD"))) as string[];
@@ -223,7 +275,11 @@ describe("infra/docker/Dockerfile", () => {
   it("installs each role's engines and nothing outside the project's Debian list", () => {
     const project = projectDebianPackages();
     const found = stages();
-    const installed = (stage: string) => installedBy(found, stage);
+    // What a stage has: its own packages and those of the stages it builds on (runtime's aside).
+    const installed = (stage: string) =>
+      lineage(found, stage)
+        .filter((each) => each === stage || each !== "runtime")
+        .flatMap((each) => installedBy(found, each));
     expect(installed("runtime").sort()).toEqual(["ca-certificates", "tini"]);
     expect(installed("api")).toEqual([]);
     for (const name of workerClasses) {
@@ -232,15 +288,19 @@ describe("infra/docker/Dockerfile", () => {
       for (const name_ of packages)
         expect(project.has(name_), `${name}: ${name_} is not in scripts/debian-packages.mjs`).toBe(true);
     }
-    // Every OCR language the project installs, in the image that runs OCR.
+    // Every OCR language the project installs, in the images that run OCR.
     const languages = [...project].filter((name) => name.startsWith("tesseract-ocr-"));
-    expect(installed("worker-heavy")).toEqual(expect.arrayContaining(languages));
+    for (const name of ["worker-heavy", "worker-pipeline"])
+      expect(installed(name), name).toEqual(expect.arrayContaining(languages));
+    // The pipeline's image has every package of every other class: any operation may be a step.
+    for (const name of workerClasses)
+      expect(installed("worker-pipeline"), name).toEqual(expect.arrayContaining(installed(name)));
   });
 
   it("gives the runtime targets no build tool, no package manager and no npm: node alone", () => {
     const found = stages();
     const buildTool = /^(gcc|g\+\+|cpp|clang|make|cmake|build-essential|libc6-dev)(-\d+)?$|-dev$/;
-    for (const stage of ["runtime", ...roles]) {
+    for (const stage of [...found.keys()].filter((name) => name !== "node" && name !== "build")) {
       expect(
         installedBy(found, stage).filter((name) => buildTool.test(name)),
         stage,
@@ -265,9 +325,13 @@ describe("infra/docker/Dockerfile", () => {
     const found = stages();
     for (const stage of ["node", "build", "runtime"])
       expect(argumentsOf(found.get(stage)?.[0]), stage).toBe(`\${BASE_IMAGE} AS ${stage}`);
-    // Only stages of this file and BASE_IMAGE: no other image is pulled from a registry.
-    for (const [stage, instructions] of found)
-      expect(argumentsOf(instructions[0]), stage).toMatch(/^(\$\{BASE_IMAGE\}|runtime) AS /);
+    // Only stages of this file above it and BASE_IMAGE: no other image is pulled from a registry.
+    const names = [...found.keys()];
+    for (const [index, [stage, instructions]] of [...found].entries()) {
+      const from = argumentsOf(instructions[0]).split(/\s+/)[0] ?? "";
+      const fromFile = /^\$\{BASE_IMAGE\}$/.test(from) || names.slice(0, index).includes(from);
+      expect(fromFile, `${stage}: FROM ${from}`).toBe(true);
+    }
   });
 
   it("takes Node from the npm registry at .nvmrc's version, checked, and pnpm at packageManager's", () => {

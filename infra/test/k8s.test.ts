@@ -4,7 +4,7 @@ import {
   PodMonitor,
 } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1";
 import { type Config, loadConfig, unknownSettings } from "@octavo/config";
-import { operationIds, operationLanes, queueConcurrency } from "@octavo/contracts";
+import { jobKinds, operationLanes, queueConcurrency } from "@octavo/contracts";
 import { Deployment, type IDeployment } from "kubernetes-models/apps/v1";
 import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
 import { type IJob, Job } from "kubernetes-models/batch/v1";
@@ -30,9 +30,10 @@ import { queueEntries, read, roles, run, workerClasses, workerQueues } from "./s
 // one autoscaler per Deployment on the right signal, disruption budgets, metrics, network policies.
 
 describe("the worker classes of the Kubernetes tests (test/support.ts)", () => {
-  it("covers the contract's operations and the webhook deliveries, each once", () => {
+  it("covers the contract's job kinds (the operations and the pipeline) and the webhook deliveries, each once", () => {
     const assigned = workerClasses.flatMap((name) => workerQueues[name]);
-    expect([...assigned].sort()).toEqual([...operationIds, "webhooks"].sort());
+    expect(jobKinds).toContain("pipeline");
+    expect([...assigned].sort()).toEqual([...jobKinds, "webhooks"].sort());
     expect(new Set(assigned).size).toBe(assigned.length);
   });
 });
@@ -146,8 +147,11 @@ function octavoRefusedIPv4(): string[] {
 }
 
 const BACKEND_PORTS = new Set([5432, 6379, 443, 9000]);
-/** The pods whose work fetches from the public web: URL inputs, html-to-pdf's pages, webhook deliveries. */
-const PUBLIC_WEB = new Set(["api", "worker-office", "worker-webhooks"]);
+/**
+ * The pods whose work fetches from the public web: URL inputs, html-to-pdf's pages (also as a pipeline's
+ * first step), webhook deliveries.
+ */
+const PUBLIC_WEB = new Set(["api", "worker-office", "worker-webhooks", "worker-pipeline"]);
 
 const kubectl = run("kubectl", ["version", "--client"]);
 const kubectlMissing = kubectl.error !== undefined;
@@ -303,9 +307,18 @@ describe.skipIf(kubectlMissing)(k8sTitle, () => {
         if (count !== undefined && queue !== "webhooks") expect(count, name).toBeLessThanOrEqual(concurrency);
     }
     const requests = (name: string) => container(deployment(name)).resources?.requests ?? {};
+    const limits = (name: string) => container(deployment(name)).resources?.limits ?? {};
     // heavy is CPU-bound (an OCR job uses every core it has); office holds LibreOffice instances in memory.
     expect(quantity(requests("worker-heavy").cpu)).toBeGreaterThanOrEqual(2);
     expect(quantity(requests("worker-office").memory)).toBeGreaterThanOrEqual(2 * 2 ** 30);
+    // pipeline runs both kinds of step, warm LibreOffice beside OCR: at least the larger of the two.
+    for (const resources of [requests, limits])
+      for (const resource of ["cpu", "memory", "ephemeral-storage"])
+        for (const other of ["worker-heavy", "worker-office"])
+          expect(
+            quantity(resources("worker-pipeline")[resource]),
+            `${other} ${resource}`,
+          ).toBeGreaterThanOrEqual(quantity(resources(other)[resource]));
     for (const small of ["worker-pdf", "worker-webhooks", "api"])
       expect(quantity(requests(small).memory), small).toBeLessThan(
         quantity(requests("worker-office").memory),
@@ -515,7 +528,7 @@ describe.skipIf(kubectlMissing)(k8sTitle, () => {
     }
   });
 
-  it("lets only the API, worker-office and worker-webhooks reach the public web, on 80 and 443, never octavo's refused ranges", () => {
+  it("lets only the API, worker-office, worker-webhooks and worker-pipeline reach the public web, on 80 and 443, never octavo's refused ranges", () => {
     const refused = octavoRefusedIPv4();
     expect(refused).toEqual(
       expect.arrayContaining([

@@ -2,18 +2,24 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PIPELINE } from "@octavo/contracts";
 
 /** Helpers shared by the Kubernetes and monitoring tests. */
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 
-/** The queues of each worker class, as its `octavo worker --queues` lists them. */
+/**
+ * The queues of each worker class, as its `octavo worker --queues` lists them. Together: every job
+ * kind of `@octavo/contracts` (the 16 operations and the pipeline) and the webhook deliveries, each once.
+ */
 export const workerQueues = {
   "worker-pdf": ["merge", "split", "rotate", "protect", "unlock", "repair"],
   "worker-office": ["word-to-pdf", "powerpoint-to-pdf", "excel-to-pdf", "html-to-pdf"],
   "worker-heavy": ["ocr", "compress", "pdf-to-pdfa", "pdf-to-word", "pdf-to-powerpoint", "pdf-to-excel"],
   "worker-webhooks": ["webhooks"],
+  // A pipeline's steps may be any operations, all run on the one worker that takes it: every engine.
+  "worker-pipeline": [PIPELINE],
 } as const;
 export type WorkerClass = keyof typeof workerQueues;
 export const workerClasses = Object.keys(workerQueues) as WorkerClass[];

@@ -1,5 +1,5 @@
 import type { Config, Logger } from "@octavo/config";
-import type { OperationId } from "@octavo/contracts";
+import type { JobKind } from "@octavo/contracts";
 import type {
   AccountService,
   BacklogEstimator,
@@ -53,7 +53,7 @@ export interface ApiContext {
   backlog: Pick<BacklogEstimator, "check">;
   outbound: Outbound;
   /** Operations whose engines are installed; the others answer 503 unavailable. */
-  availableOperations: ReadonlySet<OperationId>;
+  availableOperations: ReadonlySet<JobKind>;
   /** Database, Redis, storage, and (advisory) workers; /readyz runs them all. */
   readinessChecks: readonly ReadinessCheck[];
   /** Counts requests and accepted jobs; /metrics is served apart (see createMetricsApp). */

@@ -1,17 +1,16 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { OperationId } from "@octavo/contracts";
+import { type JobKind, PIPELINE, type PipelineStep } from "@octavo/contracts";
 import type { Outcome, StartedJob, StoredFile } from "@octavo/core";
 import type { JobFileRow } from "@octavo/db";
 import type { JobEndedListener } from "@octavo/queue";
 import { BlobNotFoundError } from "@octavo/storage";
 import { afterSettled } from "./after-settled.js";
 import type { WorkerContext } from "./context.js";
-import { operationRunners } from "./operations.js";
-import type { ResidentEngines } from "./resident/resident-engines.js";
-import type { EngineTask, SandboxResult, SandboxTask } from "./sandbox/protocol.js";
-import type { Sandboxes } from "./sandbox/sandboxes.js";
+import { type ExecuteOptions, execute, type JobRunners } from "./execute.js";
+import { runPipeline } from "./pipeline.js";
+import type { EngineTask } from "./sandbox/protocol.js";
 
 const PROGRESS_WRITE_INTERVAL_MS = 500;
 
@@ -54,46 +53,24 @@ async function settle(ctx: WorkerContext, started: StartedJob, outcome: Outcome)
 }
 
 /**
- * One job, start to end: mark it active, copy its inputs into a private work dir, run the engines in
- * the sandbox, store the outputs, settle the job, delete the inputs. Engine problems end the job as
- * `failed`; only infrastructure errors (database, storage) throw, and the queue runs the job again after
- * a backoff (@octavo/queue's OPERATION_JOB_OPTIONS: 2, 4 and 8 s) before it fails.
- */
-export interface JobRunners {
-  /** Sandbox processes for the PDF engines (MuPDF.js, qpdf, Ghostscript, OCRmyPDF). */
-  sandboxes: Sandboxes;
-  /** Warm LibreOffice and Chromium, each in processes of their own. */
-  resident: ResidentEngines;
-}
-
-function isSandboxTask(task: EngineTask): task is SandboxTask {
-  return operationRunners[task.operation].runner === "sandbox";
-}
-
-function execute(
-  task: EngineTask,
-  runners: JobRunners,
-  options: { timeoutMs: number; onProgress: (fraction: number) => void; signal?: AbortSignal },
-): Promise<SandboxResult & { stderr?: string }> {
-  if (isSandboxTask(task)) {
-    const { reuse } = operationRunners[task.operation];
-    return runners.sandboxes.run(task, { ...options, reuse });
-  }
-  return runners.resident.run(task, options);
-}
-
-/**
  * How a run ended: the job is finished (settled now, or already before); handed back (worker shutdown);
  * or not started, its account running its plan's cap of the lane's jobs (`cap`): it waits its turn.
  */
 export type RunOutcome = "finished" | "handed-back" | { kind: "account-busy"; cap: number };
 
+/**
+ * One job, start to end: mark it active, copy its inputs into a private work dir, run the engines in
+ * the sandbox (a pipeline's, step by step), store the outputs, settle the job, delete the inputs.
+ * Engine problems end the job as `failed`; only infrastructure errors (database, storage) throw, and
+ * the queue runs the job again after a backoff (@octavo/queue's OPERATION_JOB_OPTIONS: 2, 4 and 8 s)
+ * before it fails.
+ */
 export async function runJob(
   ctx: WorkerContext,
   jobId: string,
   options: {
     /** The queue the job came from. */
-    operation: OperationId;
+    operation: JobKind;
     runners: JobRunners;
     /** The worker's shutdown: the job's engines are stopped and the job handed back. */
     signal?: AbortSignal;
@@ -121,7 +98,7 @@ async function startAndRun(
     runners,
     signal,
     enginesDone,
-  }: { operation: OperationId; runners: JobRunners; signal?: AbortSignal; enginesDone?: () => void },
+  }: { operation: JobKind; runners: JobRunners; signal?: AbortSignal; enginesDone?: () => void },
   endedElsewhere: AbortSignal,
 ): Promise<RunOutcome> {
   const started = await ctx.jobs.start(jobId, operation);
@@ -152,18 +129,28 @@ async function startAndRun(
       local.push({ path, name: input.name });
     }
 
-    // The options were validated, and completed with their defaults, by the API against this schema.
-    const task = {
-      operation: job.operation,
-      options: JSON.parse(job.options),
-      inputs: local,
-      workDir: join(workDir, "out"),
-    } as EngineTask;
-    const result = await execute(task, runners, {
+    const running: ExecuteOptions = {
       timeoutMs: ctx.config.jobTimeoutSeconds * 1000,
       onProgress: progressWriter(ctx, log),
       signal: signal ? AbortSignal.any([signal, endedElsewhere]) : endedElsewhere,
-    });
+    };
+    // The options were validated, and completed with their defaults, by the API against this schema.
+    const options = JSON.parse(job.options);
+    const result =
+      job.operation === PIPELINE
+        ? await runPipeline({
+            ...running,
+            steps: options.steps as PipelineStep[],
+            inputs: local,
+            workDir: join(workDir, "steps"),
+            runners,
+            onSteps: (steps) => ctx.jobs.recordSteps(jobId, steps),
+          })
+        : await execute(
+            { operation: job.operation, options, inputs: local, workDir: join(workDir, "out") } as EngineTask,
+            runners,
+            running,
+          );
     enginesDone?.();
 
     if (endedElsewhere.aborted) {

@@ -1,4 +1,4 @@
-import { type OperationId, operationLanes } from "@octavo/contracts";
+import { type JobKind, operationLanes } from "@octavo/contracts";
 
 /** Until a queue has run jobs here, a lane's run time is taken to be this. */
 const FIRST_GUESS_MS = { light: 1_000, heavy: 10_000 } as const;
@@ -13,15 +13,15 @@ const TURN_DELAY_MS = { least: 250, most: 5_000 } as const;
  * account's jobs ahead of it take, so it is neither polled over and over nor left waiting past its turn.
  */
 export class RunTimes {
-  private readonly averageMs = new Map<OperationId, number>();
+  private readonly averageMs = new Map<JobKind, number>();
 
-  record(queue: OperationId, ms: number): void {
+  record(queue: JobKind, ms: number): void {
     const average = this.averageMs.get(queue);
     this.averageMs.set(queue, average === undefined ? ms : average + NEWEST_WEIGHT * (ms - average));
   }
 
   /** `place`: the job's place in its queue (its BullMQ priority); `cap`: the jobs its account may run at once. */
-  turnDelayMs(queue: OperationId, place: number, cap: number): number {
+  turnDelayMs(queue: JobKind, place: number, cap: number): number {
     const runMs = this.averageMs.get(queue) ?? FIRST_GUESS_MS[operationLanes[queue]];
     const rounds = Math.ceil(Math.max(1, place) / Math.max(1, cap));
     return Math.min(TURN_DELAY_MS.most, Math.max(TURN_DELAY_MS.least, rounds * runMs));

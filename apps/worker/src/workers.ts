@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Lane, type OperationId, operationLanes, queueConcurrency } from "@octavo/contracts";
+import { type JobKind, type Lane, operationLanes, PIPELINE, queueConcurrency } from "@octavo/contracts";
 import {
   createRedis,
   JobEndedListener,
@@ -39,7 +39,7 @@ const SANDBOX_RESIDENT_BYTES = 768 * 1024 ** 2;
  * tree), so the BullMQ lock only has to notice a dead worker: it is renewed while the job runs and
  * lapses `jobLockSeconds` after the worker stops, when another worker picks the job up again.
  */
-export type QueueName = OperationId | typeof WEBHOOK_QUEUE;
+export type QueueName = JobKind | typeof WEBHOOK_QUEUE;
 
 /** A queue this process consumes, and how many of its jobs it takes at once (default: the process's). */
 export interface QueueSpec {
@@ -124,11 +124,11 @@ export async function startWorkers(
   const runTimes = new RunTimes();
   // The job's account runs its plan's cap of the lane's jobs: the job waits about as long as the jobs of
   // its account ahead of it (its place) take on the cap's slots, and keeps its place in the queue.
-  const waitTurn = async (job: Job<JobMessage>, queue: OperationId, cap: number, token?: string) => {
+  const waitTurn = async (job: Job<JobMessage>, queue: JobKind, cap: number, token?: string) => {
     await job.moveToDelayed(Date.now() + runTimes.turnDelayMs(queue, job.priority, cap), token);
     throw new DelayedError();
   };
-  const processJobOf = (queue: OperationId) => async (job: Job<JobMessage>, token?: string) => {
+  const processJobOf = (queue: JobKind) => async (job: Job<JobMessage>, token?: string) => {
     if (shutdown.signal.aborted) return handBack(job, token);
     // The engine slot is taken before the job is marked active and given back when its engines end: the
     // job's outputs are stored and it is settled while the next job's engines already run.
@@ -158,9 +158,11 @@ export async function startWorkers(
   };
 
   const operationSpecs = specs.filter(
-    (spec): spec is QueueSpec & { name: OperationId } => spec.name !== WEBHOOK_QUEUE,
+    (spec): spec is QueueSpec & { name: JobKind } => spec.name !== WEBHOOK_QUEUE,
   );
-  if (operationSpecs.some((spec) => operationRunners[spec.name].runner === "sandbox")) sandboxes.prewarm();
+  const usesSandboxes = (queue: JobKind) =>
+    queue === PIPELINE || operationRunners[queue].runner === "sandbox";
+  if (operationSpecs.some((spec) => usesSandboxes(spec.name))) sandboxes.prewarm();
   for (const { name: queue, concurrency } of operationSpecs) {
     const worker = new Worker<JobMessage>(queue, processJobOf(queue), {
       connection,

@@ -10,7 +10,15 @@ export {
 export { type Lane, operationLanes, queueConcurrency } from "./lanes.js";
 export { apiKeyPrefix, inputLimits, serviceLimits, webhookSignatureHeader } from "./limits.js";
 export { buildOpenApiDocument } from "./openapi/document.js";
-export { isOperationId, type OperationId, operationIds } from "./operation-ids.js";
+export {
+  isJobKind,
+  isOperationId,
+  type JobKind,
+  jobKinds,
+  type OperationId,
+  operationIds,
+  PIPELINE,
+} from "./operation-ids.js";
 export {
   type FileRule,
   findOperationByPath,
@@ -27,6 +35,16 @@ export {
   pdfaLevels,
 } from "./options/index.js";
 export { type PageRange, pageRangesPattern, parsePageRanges } from "./page-ranges.js";
+export {
+  MAX_PIPELINE_STEPS,
+  type OperationOutput,
+  operationOutputs,
+  PIPELINE_PATH,
+  type PipelineContext,
+  type PipelineStep,
+  type PipelineValidation,
+  validatePipelineSteps,
+} from "./pipelines.js";
 export { bytesPerMB, type Plan, type PlanId, planIds, plans } from "./plans.js";
 export {
   Account,
@@ -35,6 +53,7 @@ export {
   JobCreated,
   JobList,
   type JobStatus,
+  JobStep,
   jobStatuses,
   Output,
 } from "./resources.js";

@@ -1,4 +1,4 @@
-import type { OperationId } from "./operation-ids.js";
+import type { JobKind } from "./operation-ids.js";
 
 /**
  * Light jobs take milliseconds to a second, heavy ones seconds to minutes. A worker gives each lane engine
@@ -7,7 +7,8 @@ import type { OperationId } from "./operation-ids.js";
  */
 export type Lane = "light" | "heavy";
 
-export const operationLanes: Readonly<Record<OperationId, Lane>> = {
+/** A pipeline is heavy: its steps may be, and together they take longer than any light job. */
+export const operationLanes: Readonly<Record<JobKind, Lane>> = {
   merge: "light",
   split: "light",
   rotate: "light",
@@ -24,6 +25,7 @@ export const operationLanes: Readonly<Record<OperationId, Lane>> = {
   "powerpoint-to-pdf": "heavy",
   "excel-to-pdf": "heavy",
   "html-to-pdf": "heavy",
+  pipeline: "heavy",
 };
 
 /**
@@ -32,6 +34,6 @@ export const operationLanes: Readonly<Record<OperationId, Lane>> = {
  * its engines gave their slot back, so a light queue takes twice the engine slots: the next job waits at
  * the slot, ready, while the one before it settles. A heavy job's engines take nearly all its time.
  */
-export function queueConcurrency(operation: OperationId, processConcurrency: number): number {
+export function queueConcurrency(operation: JobKind, processConcurrency: number): number {
   return operationLanes[operation] === "light" ? 2 * processConcurrency : processConcurrency;
 }

@@ -26,3 +26,18 @@ export type OperationId = (typeof operationIds)[number];
 export function isOperationId(value: string): value is OperationId {
   return (operationIds as readonly string[]).includes(value);
 }
+
+/**
+ * A POST /v1/pipeline job: several operations run as one job. Its queue's name, and its Job's
+ * `operation`; the steps are in the job's options.
+ */
+export const PIPELINE = "pipeline";
+
+/** What a job runs, each with its own queue: one operation, or a pipeline of them. */
+export const jobKinds = [...operationIds, PIPELINE] as const;
+
+export type JobKind = (typeof jobKinds)[number];
+
+export function isJobKind(value: string): value is JobKind {
+  return (jobKinds as readonly string[]).includes(value);
+}

@@ -1,6 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { jobErrorCodes } from "./errors.js";
-import { operationIds } from "./operation-ids.js";
+import { jobKinds, operationIds } from "./operation-ids.js";
 import { planIds } from "./plans.js";
 
 /*
@@ -76,17 +76,36 @@ export type Output = Static<typeof Output>;
 export const jobStatuses = ["queued", "active", "done", "failed"] as const;
 export type JobStatus = (typeof jobStatuses)[number];
 
+export const JobStep = Type.Object(
+  {
+    operation: literals(operationIds, "The step's operation."),
+    status: literals(jobStatuses, "queued until it starts, then active, then done or failed."),
+    startedAt: Type.Optional(dateTime("When the step started, in the pipeline's latest run.")),
+    finishedAt: Type.Optional(dateTime("When the step ended.")),
+    error: Type.Optional(literals(jobErrorCodes, "Why the step failed; present when failed.")),
+  },
+  { description: "One step of a pipeline job (POST /v1/pipeline), in order." },
+);
+export type JobStep = Static<typeof JobStep>;
+
 export const Job = Type.Object(
   {
     id: Type.String({ format: "uuid", description: "Job identifier." }),
     status: literals(jobStatuses, "queued, active, done or failed."),
     progress: Type.Number({ minimum: 0, maximum: 1, description: "From 0 to 1; 1 when done." }),
-    operation: literals(operationIds, "The operation the job runs."),
+    operation: literals(jobKinds, "The operation the job runs; pipeline for a job of POST /v1/pipeline."),
     credits: count("Credits the job costs if it succeeds; a failed job costs nothing."),
     createdAt: dateTime("When the job was accepted."),
     startedAt: Type.Optional(dateTime("When the job started running.")),
     finishedAt: Type.Optional(dateTime("When the job ended, done or failed.")),
-    outputs: Type.Optional(Type.Array(Output, { description: "The results; present when done." })),
+    outputs: Type.Optional(
+      Type.Array(Output, { description: "The results (a pipeline's: its last step's); present when done." }),
+    ),
+    steps: Type.Optional(
+      Type.Array(JobStep, {
+        description: "A pipeline job's steps, in order, each with its status; present on pipeline jobs only.",
+      }),
+    ),
     error: Type.Optional(
       literals(jobErrorCodes, "Why the job failed; present when failed. canceled: the caller canceled it."),
     ),

@@ -51,6 +51,8 @@ function collect(node: unknown, visit: (value: Json) => void): void {
 }
 
 let document: Json;
+/** What every endpoint that creates a job (an operation's, the pipeline's) can answer. */
+const jobCreatingResponses = ["202", "400", "401", "402", "403", "409", "413", "429", "503"];
 
 beforeAll(() => {
   document = buildOpenApiDocument({ serverUrl: "http://localhost:8080" });
@@ -117,17 +119,7 @@ describe("OpenAPI document", () => {
       const json = at(content, "application/json", "schema", "properties");
       expect(Object.keys(json)).toEqual(["url", "urls", "options", "webhook_url"]);
       expect(at(json, "urls")).toMatchObject({ type: "array", maxItems: 20 });
-      expect(Object.keys(at(post, "responses"))).toEqual([
-        "202",
-        "400",
-        "401",
-        "402",
-        "403",
-        "409",
-        "413",
-        "429",
-        "503",
-      ]);
+      expect(Object.keys(at(post, "responses"))).toEqual(jobCreatingResponses);
       expect(String(post.description)).toContain(spec.files.extensions.join(", "));
       expect(String(post.description)).toContain(`Credits: ${spec.credits} credit`);
     }
@@ -257,6 +249,34 @@ describe("one source of truth", () => {
     expect(validate(options)).toBe(true);
     expect(options).toEqual({ angle: 90 });
     expect(validate({ angle: 45 })).toBe(false);
+  });
+
+  it("documents POST /v1/pipeline: steps in both forms, each step one operation's id and options", () => {
+    const post = at(document, "paths", "/v1/pipeline", "post");
+    expect(post.tags).toEqual(["Pipelines"]);
+    const content = at(post, "requestBody", "content");
+    const steps = at(content, "application/json", "schema", "properties", "steps");
+    expect(at(content, "application/json", "schema").required).toEqual(["steps"]);
+    expect(at(content, "multipart/form-data", "schema", "properties", "steps", "contentSchema")).toEqual(
+      steps,
+    );
+    expect(Object.keys(at(post, "responses"))).toEqual(jobCreatingResponses);
+    // A client compiling the documented schema accepts the chains the API accepts, and refuses a
+    // step's unknown operation or bad option as the API does (the chain rules are the API's alone).
+    const ajv = new Ajv({ useDefaults: true, strict: false, formats: { "page-ranges": true, uri: true } });
+    // The step schema with the document's components beside it, where its $refs point.
+    const validate = ajv.compile({
+      ...steps,
+      components: { schemas: at(document, "components", "schemas") },
+    });
+    expect(validate([{ operation: "ocr", options: { languages: ["eng"] } }, { operation: "compress" }])).toBe(
+      true,
+    );
+    expect(validate([])).toBe(false);
+    expect(validate([{ operation: "sharpen" }])).toBe(false);
+    expect(validate([{ operation: "rotate", options: { angle: 45 } }])).toBe(false);
+    expect(validate([{ operation: "rotate", extra: 1 }])).toBe(false);
+    expect(at(document, "components", "schemas", "Job", "properties", "steps")).toBeDefined();
   });
 
   it("embeds the resource schemas the API shapes its responses with", () => {

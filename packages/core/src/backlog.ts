@@ -1,13 +1,13 @@
-import { type OperationId, operationLanes } from "@octavo/contracts";
+import { type JobKind, operationLanes } from "@octavo/contracts";
 import type { DatabaseHandle } from "@octavo/db";
 import { countUnfinishedJobs, latestRuns } from "@octavo/db/repositories";
 
 /** What the queues say now (@octavo/queue's JobProducer and the worker count, in the API). */
 export interface QueueGauge {
   /** Jobs waiting in the operation's queue, every account's. */
-  waiting(operation: OperationId): Promise<number>;
+  waiting(operation: JobKind): Promise<number>;
   /** Jobs the operation's workers run at once, all together (at least 1). */
-  slots(operation: OperationId): Promise<number>;
+  slots(operation: JobKind): Promise<number>;
 }
 
 export interface BacklogLimits {
@@ -37,8 +37,8 @@ const SLOTS_CACHED_MS = 5_000;
  * refusal says when to retry.
  */
 export class BacklogEstimator {
-  private readonly runTimes = new Map<OperationId, { seconds: number; until: number }>();
-  private readonly slotCounts = new Map<OperationId, { slots: number; until: number }>();
+  private readonly runTimes = new Map<JobKind, { seconds: number; until: number }>();
+  private readonly slotCounts = new Map<JobKind, { slots: number; until: number }>();
 
   constructor(
     private readonly database: DatabaseHandle,
@@ -46,7 +46,7 @@ export class BacklogEstimator {
     private readonly limits: BacklogLimits,
   ) {}
 
-  async check(accountId: string, operation: OperationId): Promise<BacklogVerdict> {
+  async check(accountId: string, operation: JobKind): Promise<BacklogVerdict> {
     const [perJob, slots, waiting, ahead] = await Promise.all([
       this.secondsPerJob(operation),
       this.slots(operation),
@@ -69,7 +69,7 @@ export class BacklogEstimator {
     return { over: false };
   }
 
-  private async slots(operation: OperationId, now = Date.now()): Promise<number> {
+  private async slots(operation: JobKind, now = Date.now()): Promise<number> {
     const cached = this.slotCounts.get(operation);
     if (cached !== undefined && cached.until > now) return cached.slots;
     const slots = Math.max(1, await this.gauge.slots(operation));
@@ -78,7 +78,7 @@ export class BacklogEstimator {
   }
 
   /** The median run time of the operation's latest finished jobs, read at most every 30 s. */
-  async secondsPerJob(operation: OperationId, now = Date.now()): Promise<number> {
+  async secondsPerJob(operation: JobKind, now = Date.now()): Promise<number> {
     const cached = this.runTimes.get(operation);
     if (cached !== undefined && cached.until > now) return cached.seconds;
     const runs = (await latestRuns(this.database.db, operation, SAMPLES)).flatMap((run) =>

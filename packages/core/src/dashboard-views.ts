@@ -1,4 +1,4 @@
-import type { JobErrorCode, OperationId, Output, PlanId } from "@octavo/contracts";
+import type { JobErrorCode, JobKind, Output, PlanId } from "@octavo/contracts";
 import type { Db, JobFileRow, JobStatus } from "@octavo/db";
 import { creditsPerDay, listJobsOfAccount, listOutputsOfJobs } from "@octavo/db/repositories";
 import type { DownloadLinks } from "./download-links.js";
@@ -44,7 +44,7 @@ export async function creditsChart(
 
 export interface RecentJob {
   id: string;
-  operation: OperationId;
+  operation: JobKind;
   status: JobStatus;
   /** From 0 to 1; 1 when done. */
   progress: number;
@@ -88,7 +88,7 @@ export async function recentJobs(
       const durationMs = Number.isFinite(started) && Number.isFinite(finished) ? finished - started : null;
       return {
         id: view.id,
-        operation: job.operation as OperationId,
+        operation: job.operation as JobKind,
         status: job.status,
         progress: view.progress,
         credits: view.credits,

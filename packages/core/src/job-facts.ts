@@ -1,9 +1,9 @@
-import { isOperationId, type JobErrorCode, jobErrorCodes, type OperationId } from "@octavo/contracts";
+import { isJobKind, type JobErrorCode, type JobKind, jobErrorCodes } from "@octavo/contracts";
 import type { JobRow } from "@octavo/db";
 
 /** An ended job as the metrics count it (@octavo/metrics' FinishedJob): times in seconds, when known. */
 export interface EndedJobFacts {
-  operation: OperationId;
+  operation: JobKind;
   status: "done" | "failed";
   code: JobErrorCode | undefined;
   runSeconds: number | undefined;
@@ -17,7 +17,7 @@ function secondsBetween(from: string | null, to: string | null): number | undefi
 
 /** The facts of an ended job; undefined for a job that has not ended. */
 export function endedJobFacts(job: JobRow): EndedJobFacts | undefined {
-  if (!isOperationId(job.operation) || (job.status !== "done" && job.status !== "failed")) return undefined;
+  if (!isJobKind(job.operation) || (job.status !== "done" && job.status !== "failed")) return undefined;
   return {
     operation: job.operation,
     status: job.status,

@@ -1,9 +1,9 @@
 import {
-  getOperation,
   type JobErrorCode,
+  type JobKind,
+  type JobStep,
+  jobKinds,
   type Lane,
-  type OperationId,
-  operationIds,
   operationLanes,
   type PlanId,
   planIds,
@@ -29,6 +29,7 @@ import {
   type RunningCap,
   startJob,
   updateJobProgress,
+  updateJobSteps,
 } from "@octavo/db/repositories";
 import { sql } from "kysely";
 import { isPlanId } from "./accounts.js";
@@ -60,7 +61,7 @@ export interface JobQueue {
    * places first, and the same place in the order jobs came: each account's jobs take turns, so one
    * account's backlog does not hold up another account's jobs.
    */
-  enqueueJob(operation: OperationId, job: QueuedJob, place: number): Promise<void>;
+  enqueueJob(operation: JobKind, job: QueuedJob, place: number): Promise<void>;
 }
 
 /** What a queue message names: the job, and the request that created it (for the workers' log lines). */
@@ -74,8 +75,13 @@ export interface NewJob {
   id: string;
   accountId: string;
   plan: PlanId;
-  operation: OperationId;
+  /** One operation, or "pipeline" (its steps in `options.steps`, and in `steps`). */
+  operation: JobKind;
   options: Record<string, unknown>;
+  /** What the job costs if it succeeds: the operation's credits, or the sum of a pipeline's steps'. */
+  credits: number;
+  /** A pipeline's steps, each queued until its worker starts it. */
+  steps?: JobStep[];
   webhookUrl: string | undefined;
   inputs: StoredFile[];
   /** The request's X-Request-Id, kept so the job's log lines can name the request. */
@@ -111,7 +117,7 @@ export type StartAttempt =
 /** A lane's cap on an account's running jobs, by plan (the plans' `maxRunningJobs`), for `start`. */
 function runningCapOf(lane: Lane): RunningCap {
   return {
-    operations: operationIds.filter((id) => operationLanes[id] === lane),
+    operations: jobKinds.filter((id) => operationLanes[id] === lane),
     byPlan: Object.fromEntries(planIds.map((plan) => [plan, plans[plan].maxRunningJobs[lane]])),
   };
 }
@@ -159,14 +165,8 @@ export class JobService {
   ) {}
 
   /** A cheap refusal before any upload is read; the authoritative check is `accept`'s. */
-  async checkCredits(
-    accountId: string,
-    plan: PlanId,
-    operation: OperationId,
-    now = new Date(),
-  ): Promise<void> {
+  async checkCredits(accountId: string, plan: PlanId, needed: number, now = new Date()): Promise<void> {
     if (plans[plan].overageUsdPer1000Credits !== null) return;
-    const needed = getOperation(operation).credits;
     const usage = await usageOf(this.database.db, accountId, plan, now);
     if (usage.creditsRemaining < needed)
       throw new QuotaExceededError(usage.creditsRemaining, needed, usage.periodEnd);
@@ -179,7 +179,7 @@ export class JobService {
    * fails stays queued in the database, and the janitor queues it again.
    */
   async accept(job: NewJob, now = new Date()): Promise<AcceptedJob> {
-    const credits = getOperation(job.operation).credits;
+    const { credits } = job;
     const createdAt = toIso(now);
     const { row, place } = await this.database.db.transaction().execute(async (trx) => {
       if (this.database.dialect === "postgres") {
@@ -206,6 +206,7 @@ export class JobService {
         report: null,
         webhook_url: job.webhookUrl ?? null,
         request_id: job.requestId ?? null,
+        steps: job.steps ? JSON.stringify(job.steps) : null,
         results_deleted_at: null,
         attempts: 0,
         created_at: createdAt,
@@ -244,7 +245,7 @@ export class JobService {
       id: job.id,
     });
     const message = { jobId: job.id, requestId: job.request_id ?? undefined };
-    await this.queue.enqueueJob(job.operation as OperationId, message, ahead + 1);
+    await this.queue.enqueueJob(job.operation as JobKind, message, ahead + 1);
   }
 
   /** The job, whoever's it is: for links that name a file, not an account. */
@@ -291,7 +292,7 @@ export class JobService {
    * plan's `maxRunningJobs` of the operation's lane (a re-delivered active job keeps running). On
    * PostgreSQL the account row is locked first, so two workers cannot both take the last place.
    */
-  async start(jobId: string, operation: OperationId, now = new Date()): Promise<StartAttempt> {
+  async start(jobId: string, operation: JobKind, now = new Date()): Promise<StartAttempt> {
     const lane = operationLanes[operation];
     const cap = runningCaps[lane];
     const job = await this.database.db.transaction().execute(async (trx) => {
@@ -315,6 +316,11 @@ export class JobService {
 
   async progress(jobId: string, fraction: number): Promise<void> {
     await updateJobProgress(this.database.db, jobId, Math.max(0, Math.min(0.99, fraction)));
+  }
+
+  /** A running pipeline's steps, as its worker has them (a finished job's are left as they ended). */
+  async recordSteps(jobId: string, steps: readonly JobStep[]): Promise<void> {
+    await updateJobSteps(this.database.db, jobId, JSON.stringify(steps));
   }
 
   /**

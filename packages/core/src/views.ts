@@ -1,4 +1,4 @@
-import type { Job, JobErrorCode, OperationId, Output } from "@octavo/contracts";
+import type { Job, JobErrorCode, JobKind, JobStep, Output } from "@octavo/contracts";
 import type { JobFileRow, JobRow } from "@octavo/db";
 import type { DownloadLinks } from "./download-links.js";
 
@@ -16,10 +16,11 @@ export async function jobView(
     id: job.id,
     status: job.status,
     progress: job.status === "done" ? 1 : job.progress,
-    operation: job.operation as OperationId,
+    operation: job.operation as JobKind,
     credits: job.credits,
     createdAt: job.created_at,
   };
+  if (job.steps) view.steps = stepsView(job, JSON.parse(job.steps) as JobStep[]);
   if (job.started_at) view.startedAt = job.started_at;
   if (job.finished_at) view.finishedAt = job.finished_at;
   if (job.status === "done") {
@@ -36,6 +37,24 @@ export async function jobView(
     view.message = job.error_message ?? "The job failed.";
   }
   return view;
+}
+
+/**
+ * A pipeline's steps as its worker left them; on a job failed while a step ran (the step's own failure,
+ * a cancel, the deadline), that step shows the job's failure.
+ */
+function stepsView(job: JobRow, steps: readonly JobStep[]): JobStep[] {
+  if (job.status !== "failed") return [...steps];
+  return steps.map((step) =>
+    step.status === "active"
+      ? {
+          ...step,
+          status: "failed",
+          error: (job.error_code ?? "conversion_failed") as JobErrorCode,
+          ...(job.finished_at ? { finishedAt: job.finished_at } : {}),
+        }
+      : step,
+  );
 }
 
 /** `deleted`: the owner deleted the job's results (DELETE /v1/jobs/{id}); they read as deleted, not expired. */

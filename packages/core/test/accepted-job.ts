@@ -1,4 +1,4 @@
-import type { OperationId } from "@octavo/contracts";
+import { getOperation, type OperationId } from "@octavo/contracts";
 import { type JobService, newId, type StartedJob } from "../src/index.js";
 
 /** A Business account's job of `operation` with one stored input, accepted at `createdAt`; its id. */
@@ -16,6 +16,7 @@ export async function acceptJob(
       plan: "business",
       operation,
       options: {},
+      credits: getOperation(operation).credits,
       webhookUrl: undefined,
       inputs: [{ name: "a.pdf", size: 1, contentType: "application/pdf", storageKey: `jobs/${id}/in/0` }],
     },

@@ -51,6 +51,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
       plan: "business",
       operation: "rotate",
       options: { angle: 90 },
+      credits: 1,
       webhookUrl: "https://hooks.example.com/octavo",
       inputs: [
         { name: "a.pdf", size: 10, contentType: "application/pdf", storageKey: `jobs/${id}/inputs/0` },
@@ -186,7 +187,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     const allowance = plans.free.creditsPerMonth;
     await accounts.adjustCredits(free, -allowance, "spent", now);
     const job = newJob({ accountId: free, plan: "free", webhookUrl: undefined });
-    await expect(jobs.checkCredits(free, "free", "rotate", now)).rejects.toBeInstanceOf(QuotaExceededError);
+    await expect(jobs.checkCredits(free, "free", 1, now)).rejects.toBeInstanceOf(QuotaExceededError);
     await expect(jobs.accept(job, now)).rejects.toBeInstanceOf(QuotaExceededError);
     expect(await jobs.findForAccount(job.id, free)).toBeUndefined();
   });

@@ -92,6 +92,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard repositories on %
     const down = await migrator.migrateTo("003-job-results");
     expect(down.error).toBeUndefined();
     expect(down.results?.map((result) => result.migrationName)).toEqual([
+      "009-pipeline-steps",
       "008-deleted-results",
       "007-job-listing",
       "006-request-ids",
@@ -108,6 +109,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard repositories on %
       "006-request-ids",
       "007-job-listing",
       "008-deleted-results",
+      "009-pipeline-steps",
     ]);
     expect((await findAccountById(handle.db, "a1"))?.password_hash).toBeNull();
   });

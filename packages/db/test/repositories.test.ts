@@ -41,6 +41,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
       "006-request-ids",
       "007-job-listing",
       "008-deleted-results",
+      "009-pipeline-steps",
     ]);
     // A second run finds nothing to do.
     expect(await migrateToLatest(handle)).toEqual([]);

@@ -1,4 +1,4 @@
-import type { JobErrorCode, OperationId } from "@octavo/contracts";
+import type { JobErrorCode, JobKind } from "@octavo/contracts";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /** A queue's jobs by state, as BullMQ counts them (waiting includes its prioritized set). */
@@ -29,7 +29,7 @@ export type WebhookOutcome = "delivered" | "failed";
 
 /** A finished job as the metrics see it: its times in seconds, when it ran at all. */
 export interface FinishedJob {
-  operation: OperationId;
+  operation: JobKind;
   status: "done" | "failed";
   code?: JobErrorCode | undefined;
   runSeconds?: number | undefined;
@@ -147,7 +147,7 @@ export class ServiceMetrics {
     this.httpDuration.observe({ route, method: verb, status: String(status) }, seconds);
   }
 
-  jobAccepted(operation: OperationId): void {
+  jobAccepted(operation: JobKind): void {
     this.jobsAccepted.inc({ operation });
   }
 

@@ -1,4 +1,4 @@
-import { ApiError, isOperationId, jobStatuses } from "@octavo/contracts";
+import { ApiError, isJobKind, jobStatuses } from "@octavo/contracts";
 import type { JobListQuery } from "@octavo/core";
 
 const DEFAULT_LIMIT = 20;
@@ -41,8 +41,8 @@ export function parseJobListQuery(raw: Record<string, unknown>): JobListRequest 
       ? undefined
       : (jobStatuses.find((known) => known === status) ??
         refuse("status", `must be one of ${jobStatuses.join(", ")}`));
-  if (operation !== undefined && !isOperationId(operation))
-    refuse("operation", "must be an operation id such as merge or word-to-pdf");
+  if (operation !== undefined && !isJobKind(operation))
+    refuse("operation", "must be an operation id such as merge or word-to-pdf, or pipeline");
   if (limit !== undefined && !(/^\d{1,3}$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_LIMIT))
     refuse("limit", `must be a whole number from 1 to ${MAX_LIMIT}`);
   if (include !== undefined && include !== "outputs") refuse("include", 'the only value is "outputs"');

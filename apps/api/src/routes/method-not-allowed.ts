@@ -1,4 +1,4 @@
-import { ApiError, operations } from "@octavo/contracts";
+import { ApiError, operations, PIPELINE_PATH } from "@octavo/contracts";
 import { Router } from "express";
 
 /**
@@ -7,6 +7,7 @@ import { Router } from "express";
  */
 const KNOWN_ROUTES: ReadonlyArray<readonly [string, string]> = [
   ...operations.map((operation) => [operation.path, "POST"] as const),
+  [PIPELINE_PATH, "POST"],
   ["/v1/jobs", "GET, HEAD"],
   ["/v1/jobs/:jobId", "GET, HEAD, DELETE"],
   ["/v1/jobs/:jobId/cancel", "POST"],

@@ -1,12 +1,12 @@
-import { ApiError, type OperationSpec, operations, plans } from "@octavo/contracts";
+import { ApiError, operations, PIPELINE_PATH, plans } from "@octavo/contracts";
 import { IdempotencyConflictError, newId, QuotaExceededError } from "@octavo/core";
 import { type Request, type Response, Router } from "express";
 import type { ApiContext } from "../context.js";
 import { accountIdOf, planOf } from "../middleware/authenticate.js";
-import { admit } from "../uploads/admission.js";
+import { type AdmittedRequest, type Asking, admit, admitPipeline } from "../uploads/admission.js";
 import { type IdempotentRequest, idempotencyOf, replayed } from "../uploads/idempotent-request.js";
 import { InputSession } from "../uploads/input-session.js";
-import { parseOperationRequest } from "../uploads/parse-operation-request.js";
+import { parseOperationRequest, type SettingsField } from "../uploads/parse-operation-request.js";
 
 function quotaError(error: QuotaExceededError): ApiError {
   return new ApiError(
@@ -16,50 +16,57 @@ function quotaError(error: QuotaExceededError): ApiError {
   );
 }
 
+/** What differs between the endpoints that create jobs: an operation's, or the pipeline's. */
+interface JobEndpoint {
+  path: string;
+  /** The body field beside the inputs. */
+  field: SettingsField;
+  /** The fewest credits the job can cost: the cheap refusal before any upload is read. */
+  leastCredits: number;
+  admit(asking: Asking): Promise<AdmittedRequest>;
+}
+
 /**
- * POST /v1/<operation>: read the request and store its uploads, admit it (options, inputs, the
- * service's state), then let core accept the job (credits, Idempotency-Key, rows, queue). Anything
- * refused on the way leaves nothing behind.
+ * POST /v1/<operation> and POST /v1/pipeline: read the request and store its uploads, admit it
+ * (options or steps, inputs, the service's state), then let core accept the job (credits,
+ * Idempotency-Key, rows, queue). Anything refused on the way leaves nothing behind.
  */
-async function createJob(
-  ctx: ApiContext,
-  operation: OperationSpec,
-  req: Request,
-  res: Response,
-): Promise<void> {
+async function createJob(ctx: ApiContext, endpoint: JobEndpoint, req: Request, res: Response): Promise<void> {
   const accountId = accountIdOf(res.locals);
   const plan = planOf(res.locals);
   const session = new InputSession(ctx.store, newId());
   let claim: IdempotentRequest | undefined;
   try {
-    // A cheap answer before any upload is read; core checks again when it accepts the job.
-    await ctx.jobs.checkCredits(accountId, plan, operation.id);
-    const request = await parseOperationRequest(req, res, session, plans[plan].maxFileBytes);
-    const idempotency = await idempotencyOf(ctx, req, res, operation, accountId, request);
+    // Core checks again, with the job's own credits, when it accepts the job.
+    await ctx.jobs.checkCredits(accountId, plan, endpoint.leastCredits);
+    const request = await parseOperationRequest(req, res, session, plans[plan].maxFileBytes, endpoint.field);
+    const idempotency = await idempotencyOf(ctx, req, res, endpoint.path, accountId, request);
     if (idempotency === "replayed") return await session.discard();
     claim = idempotency;
-    const admitted = await admit(ctx, operation, accountId, plan, request, session, res);
+    const admitted = await endpoint.admit({ accountId, plan, request, session, res });
     const answer = {
       id: session.jobId,
       status: "queued",
-      credits: operation.credits,
+      credits: admitted.credits,
       statusUrl: `${ctx.config.publicUrl}/v1/jobs/${session.jobId}`,
     };
     const accepted = await ctx.jobs.accept({
       id: session.jobId,
       accountId,
       plan,
-      operation: operation.id,
+      operation: admitted.operation,
       options: admitted.options,
+      credits: admitted.credits,
+      ...(admitted.steps ? { steps: admitted.steps } : {}),
       webhookUrl: request.webhookUrl,
       inputs: admitted.inputs,
       requestId: String(res.locals.requestId),
       ...(claim ? { idempotency: { ...claim, answer: { status: 202, body: answer } } } : {}),
     });
-    const jobLog = { jobId: session.jobId, requestId: res.locals.requestId, operation: operation.id };
+    const jobLog = { jobId: session.jobId, requestId: res.locals.requestId, operation: admitted.operation };
     ctx.logger.info(jobLog, "job accepted");
     if (!accepted.queued) ctx.logger.warn(jobLog, "enqueue failed; the janitor will retry it");
-    ctx.metrics.jobAccepted(operation.id);
+    ctx.metrics.jobAccepted(admitted.operation);
     res.status(202).json(answer);
   } catch (error) {
     await session.discard();
@@ -77,10 +84,26 @@ async function createJob(
   }
 }
 
+/** The cheapest operation: the least a pipeline can cost, known before its steps are read. */
+const leastCredits = Math.min(...operations.map((operation) => operation.credits));
+
 export function operationsRouter(ctx: ApiContext): Router {
   const router = Router();
   for (const operation of operations) {
-    router.post(operation.path, (req, res) => createJob(ctx, operation, req, res));
+    const endpoint: JobEndpoint = {
+      path: operation.path,
+      field: "options",
+      leastCredits: operation.credits,
+      admit: (asking) => admit(ctx, operation, asking),
+    };
+    router.post(operation.path, (req, res) => createJob(ctx, endpoint, req, res));
   }
+  const pipeline: JobEndpoint = {
+    path: PIPELINE_PATH,
+    field: "steps",
+    leastCredits,
+    admit: (asking) => admitPipeline(ctx, asking),
+  };
+  router.post(PIPELINE_PATH, (req, res) => createJob(ctx, pipeline, req, res));
   return router;
 }

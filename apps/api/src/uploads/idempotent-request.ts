@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ApiError, type OperationSpec } from "@octavo/contracts";
+import { ApiError } from "@octavo/contracts";
 import type { Request, Response } from "express";
 import type { ApiContext } from "../context.js";
 import type { OperationRequest } from "./parse-operation-request.js";
@@ -25,14 +25,14 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-/** What makes two requests "the same": endpoint, options, file contents and names, URLs, webhook. */
-function fingerprint(operation: OperationSpec, request: OperationRequest): string {
+/** What makes two requests "the same": endpoint, options (or steps), file contents and names, URLs, webhook. */
+function fingerprint(path: string, request: OperationRequest): string {
   const inputs = request.inputs.map((input) =>
     input.kind === "file" ? { file: input.file.name, sha256: input.sha256 } : { url: input.url },
   );
   const material = JSON.stringify(
     canonical({
-      path: operation.path,
+      path,
       options: request.rawOptions ?? {},
       inputs,
       webhook: request.webhookUrl ?? null,
@@ -42,7 +42,7 @@ function fingerprint(operation: OperationSpec, request: OperationRequest): strin
 }
 
 /**
- * Idempotency-Key on an operation POST. Undefined without the header; "replayed" when this request
+ * Idempotency-Key on an operation's or the pipeline's POST (`path`). Undefined without the header; "replayed" when this request
  * repeats one that created a job: the first request's answer was sent again (with the
  * Idempotent-Replayed header) and nothing is created. Otherwise the key to bind to the new job.
  */
@@ -50,7 +50,7 @@ export async function idempotencyOf(
   ctx: ApiContext,
   req: Request,
   res: Response,
-  operation: OperationSpec,
+  path: string,
   accountId: string,
   request: OperationRequest,
 ): Promise<IdempotentRequest | "replayed" | undefined> {
@@ -63,7 +63,7 @@ export async function idempotencyOf(
       "Use 1 to 255 printable characters, e.g. a UUID.",
     );
   }
-  const claim = { key, fingerprint: fingerprint(operation, request) };
+  const claim = { key, fingerprint: fingerprint(path, request) };
   return (await replayed(ctx, res, accountId, claim)) ? "replayed" : claim;
 }
 

@@ -15,12 +15,20 @@ export type RequestedInput =
 export interface OperationRequest {
   /** In the order sent: files and URLs may be mixed in Form A. */
   inputs: RequestedInput[];
+  /** The operation's options, or a pipeline's steps, as sent (parsed from JSON in form A). */
   rawOptions: unknown;
   webhookUrl: string | undefined;
 }
 
-const MULTIPART_FIELDS = new Set(["file", "url", "options", "webhook_url"]);
-const JSON_FIELDS = new Set(["url", "urls", "options", "webhook_url"]);
+/** The body field beside the inputs: an operation's options, or POST /v1/pipeline's steps. */
+export type SettingsField = "options" | "steps";
+
+const multipartFields = (field: SettingsField) => ["file", "url", field, "webhook_url"];
+const jsonFields = (field: SettingsField) => ["url", "urls", field, "webhook_url"];
+
+function fieldsInWords(fields: readonly string[]): string {
+  return `The fields are ${fields.slice(0, -1).join(", ")} and ${fields.at(-1)}.`;
+}
 /** More than any operation accepts, so the count rule can name the problem itself. */
 const MAX_PARTS = 64;
 
@@ -54,8 +62,8 @@ function multerError(error: unknown): unknown {
   return new ApiError("invalid_request", "The multipart body could not be read.", error.message);
 }
 
-function parseOptionsField(values: string[]): unknown {
-  if (values.length > 1) throw new ApiError("invalid_request", "options may be sent once.", "");
+function parseSettingsField(field: SettingsField, values: string[]): unknown {
+  if (values.length > 1) throw new ApiError("invalid_request", `${field} may be sent once.`, "");
   const [text] = values;
   if (text === undefined || text.trim() === "") return undefined;
   try {
@@ -63,8 +71,10 @@ function parseOptionsField(values: string[]): unknown {
   } catch {
     throw new ApiError(
       "invalid_options",
-      "The options field is not valid JSON.",
-      'options: must be a JSON object, e.g. {"angle": 90}',
+      `The ${field} field is not valid JSON.`,
+      field === "options"
+        ? 'options: must be a JSON object, e.g. {"angle": 90}'
+        : 'steps: must be a JSON array, e.g. [{"operation": "ocr"}, {"operation": "compress"}]',
     );
   }
 }
@@ -74,6 +84,7 @@ async function readMultipart(
   res: Response,
   session: InputSession,
   maxFileBytes: number,
+  field: SettingsField,
 ): Promise<OperationRequest> {
   let filesSeen = 0;
   let limitHit: (error: ApiError) => void = () => undefined;
@@ -118,14 +129,10 @@ async function readMultipart(
   await Promise.race([parsed, overLimit]);
 
   const body = req.body as Record<string, unknown>;
-  const unknown = Object.keys(body).filter((field) => !MULTIPART_FIELDS.has(field));
-  if (unknown.length > 0) {
-    throw new ApiError(
-      "invalid_request",
-      `Unknown field ${unknown.join(", ")}.`,
-      "The fields are file, url, options and webhook_url.",
-    );
-  }
+  const fields = multipartFields(field);
+  const unknown = Object.keys(body).filter((name) => !fields.includes(name));
+  if (unknown.length > 0)
+    throw new ApiError("invalid_request", `Unknown field ${unknown.join(", ")}.`, fieldsInWords(fields));
   const webhooks = fieldList(body.webhook_url);
   if (webhooks.length > 1) throw new ApiError("invalid_request", "webhook_url may be sent once.", "");
 
@@ -151,10 +158,10 @@ async function readMultipart(
     position += 1;
   }
   inputs.sort((a, b) => a.position - b.position);
-  return { inputs, rawOptions: parseOptionsField(fieldList(body.options)), webhookUrl: webhooks[0] };
+  return { inputs, rawOptions: parseSettingsField(field, fieldList(body[field])), webhookUrl: webhooks[0] };
 }
 
-function readJson(req: Request): OperationRequest {
+function readJson(req: Request, field: SettingsField): OperationRequest {
   const body: unknown = req.body;
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new ApiError(
@@ -164,14 +171,10 @@ function readJson(req: Request): OperationRequest {
     );
   }
   const record = body as Record<string, unknown>;
-  const unknown = Object.keys(record).filter((field) => !JSON_FIELDS.has(field));
-  if (unknown.length > 0) {
-    throw new ApiError(
-      "invalid_request",
-      `Unknown field ${unknown.join(", ")}.`,
-      "The fields are url, urls, options and webhook_url.",
-    );
-  }
+  const fields = jsonFields(field);
+  const unknown = Object.keys(record).filter((name) => !fields.includes(name));
+  if (unknown.length > 0)
+    throw new ApiError("invalid_request", `Unknown field ${unknown.join(", ")}.`, fieldsInWords(fields));
   const urls: string[] = [];
   if (record.url !== undefined) {
     if (typeof record.url !== "string") throw new ApiError("invalid_request", "url must be a string.", "");
@@ -191,7 +194,7 @@ function readJson(req: Request): OperationRequest {
   }
   return {
     inputs: urls.map((url, position) => ({ kind: "url", position, url })),
-    rawOptions: record.options,
+    rawOptions: record[field],
     webhookUrl: record.webhook_url,
   };
 }
@@ -202,9 +205,10 @@ export async function parseOperationRequest(
   res: Response,
   session: InputSession,
   maxFileBytes: number,
+  field: SettingsField = "options",
 ): Promise<OperationRequest> {
-  if (req.is("multipart/form-data")) return readMultipart(req, res, session, maxFileBytes);
-  if (req.is("application/json")) return readJson(req);
+  if (req.is("multipart/form-data")) return readMultipart(req, res, session, maxFileBytes, field);
+  if (req.is("application/json")) return readJson(req, field);
   throw new ApiError(
     "invalid_request",
     `Content-Type ${req.get("content-type") ?? "(none)"} is not supported.`,

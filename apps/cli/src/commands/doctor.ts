@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { type OperationId, operationIds } from "@octavo/contracts";
+import { type OperationId, operationIds, PIPELINE } from "@octavo/contracts";
 import { doctor, type EngineComponent } from "@octavo/engines";
 import { ocrDoctor } from "@octavo/ocr";
 import { operationPrograms, programInstalled } from "@octavo/worker";
@@ -36,6 +36,8 @@ function probe(command: string, args: string[]): string | undefined {
 function operationsOf(scope: DoctorScope): readonly OperationId[] {
   if (scope.queues === undefined) return scope.api ? [] : operationIds;
   const names: readonly string[] = requestedQueues(scope.queues).map((spec) => spec.name);
+  // A pipeline may chain any operations: the worker that takes it needs every engine.
+  if (names.includes(PIPELINE)) return operationIds;
   return operationIds.filter((operation) => names.includes(operation));
 }
 

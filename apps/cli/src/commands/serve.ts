@@ -8,7 +8,7 @@ import {
   PlanRateLimiter,
   type ReadinessCheck,
 } from "@octavo/api";
-import { type OperationId, operations, queueConcurrency } from "@octavo/contracts";
+import { type JobKind, jobKinds, operationIds, PIPELINE, queueConcurrency } from "@octavo/contracts";
 import { BacklogEstimator } from "@octavo/core";
 import { dashboardRouter } from "@octavo/dashboard";
 import { pingDatabase } from "@octavo/db";
@@ -33,10 +33,14 @@ export interface Serving {
   close(): Promise<void>;
 }
 
-/** The operations whose engines are installed on this machine (@octavo/worker's operationPrograms). */
-function implementedQueues(): OperationId[] {
-  const implemented = new Set<string>(installedOperations());
-  return operations.map((operation) => operation.id).filter((id) => implemented.has(id));
+/**
+ * The operations whose engines are installed on this machine (@octavo/worker's operationPrograms), and
+ * the pipeline when all are: a pipeline may chain any of them on the one worker that takes it.
+ */
+function implementedQueues(): JobKind[] {
+  const installed = new Set<string>(installedOperations());
+  const operations = operationIds.filter((id) => installed.has(id));
+  return operations.length === operationIds.length ? [...operations, PIPELINE] : operations;
 }
 
 /**
@@ -44,8 +48,8 @@ function implementedQueues(): OperationId[] {
  * for; an API-only node (`octavo api`) has no engines and offers every operation, which waits in its
  * queue for the fleet's workers (readiness names the queues nobody consumes).
  */
-function offeredOperations(withWorkers: boolean): OperationId[] {
-  return withWorkers ? implementedQueues() : operations.map((operation) => operation.id);
+function offeredOperations(withWorkers: boolean): JobKind[] {
+  return withWorkers ? implementedQueues() : [...jobKinds];
 }
 
 /**
@@ -66,7 +70,7 @@ export function resolveQueues(requested: string | undefined, processConcurrency:
  * per-queue counts are read but not held against OCTAVO_WORKER_CONCURRENCY: doctor reads no settings.
  */
 export function requestedQueues(requested: string): QueueSpec[] {
-  const every: QueueName[] = [...operations.map((operation) => operation.id), WEBHOOK_QUEUE];
+  const every: QueueName[] = [...jobKinds, WEBHOOK_QUEUE];
   if (requested === "all") return every.map((name) => ({ name }));
   return namedQueues(parseQueues(requested, undefined), every, "unknown queue");
 }
@@ -106,7 +110,7 @@ function parseQueueEntry(
   if (!/^\d+$/.test(count) || concurrency < 1)
     throw new UsageError(`--queues ${entry}: the concurrency after "=" must be a whole number ≥ 1`);
   if (processConcurrency === undefined) return { name, concurrency };
-  const operation = operations.find((candidate) => candidate.id === name)?.id;
+  const operation = jobKinds.find((candidate) => candidate === name);
   const most = operation === undefined ? undefined : queueConcurrency(operation, processConcurrency);
   if (most !== undefined && concurrency > most)
     throw new UsageError(
@@ -145,7 +149,7 @@ function serviceChecks(runtime: QueueRuntime): ReadinessCheck[] {
 }
 
 /** The API's advisory check: the offered operations' queues (and the webhooks') that nobody consumes. */
-function consumersCheck(runtime: QueueRuntime, offered: readonly OperationId[]): ReadinessCheck {
+function consumersCheck(runtime: QueueRuntime, offered: readonly JobKind[]): ReadinessCheck {
   return {
     name: "workers",
     advisory: true,

@@ -144,4 +144,5 @@ export interface JobBody {
   message?: string;
   warnings?: Job["warnings"];
   compression?: Job["compression"];
+  steps?: Job["steps"];
 }

@@ -22,9 +22,10 @@ export async function pageCount(path: string, password?: string): Promise<number
   return Number(stdout.trim());
 }
 
-/** qpdf --check: 0 = clean, 3 = warnings only; 2 = errors. */
-export async function qpdfCheck(path: string): Promise<number> {
-  return (await runTool("qpdf", ["--check", path])).code;
+/** qpdf --check (opened with the password, for an encrypted file): 0 = clean, 3 = warnings only; 2 = errors. */
+export async function qpdfCheck(path: string, password?: string): Promise<number> {
+  const args = password === undefined ? ["--check", path] : [`--password=${password}`, "--check", path];
+  return (await runTool("qpdf", args)).code;
 }
 
 export async function isEncrypted(path: string): Promise<boolean> {

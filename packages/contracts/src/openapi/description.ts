@@ -83,7 +83,7 @@ export function documentDescription(): string {
 3. Poll GET /v1/jobs/{job_id} until status is done or failed, or pass webhook_url (paid plans) to be called when it finishes.
 4. Download each output from its signed link. Links last ${minutes(limits.downloadLinkTtlSeconds)} minutes; reading the job again gives a fresh one. Results are deleted ${limits.resultTtlSeconds / 3600} hour after the job; uploads as soon as the job has run.
 
-A job running longer than ${minutes(limits.jobTimeoutSeconds)} minutes fails with timeout. GET /v1/jobs lists your jobs, newest first, with filters and cursor pages. POST /v1/jobs/{job_id}/cancel stops a queued or running job (it fails with canceled and costs nothing); DELETE /v1/jobs/{job_id} deletes a finished job's results at once.
+A job running longer than ${minutes(limits.jobTimeoutSeconds)} minutes fails with timeout. GET /v1/jobs lists your jobs, newest first, with filters and cursor pages. POST /v1/jobs/{job_id}/cancel stops a queued or running job (it fails with canceled and costs nothing); DELETE /v1/jobs/{job_id} deletes a finished job's results at once. POST /v1/pipeline chains up to 5 operations in one job (one id, one webhook, the sum of the steps' credits).
 
 ## Authentication
 Send \`Authorization: Bearer <API_KEY>\` on every request except downloads and health probes. Keys look like \`${apiKeyPrefix}<random>\`, are created in the dashboard, shown once and stored only as a hash. Keep them in server code. A job can be read only by the account that created it.

@@ -1,6 +1,6 @@
 import { apiKeyPrefix, webhookSignatureHeader } from "../limits.js";
 import { operations } from "../operations.js";
-import { Account, ErrorBody, Job, JobCreated, JobList, Output } from "../resources.js";
+import { Account, ErrorBody, Job, JobCreated, JobList, JobStep, Output } from "../resources.js";
 import { type JsonSchema, toJsonSchema } from "../schema-helpers.js";
 import { documentDescription } from "./description.js";
 import { errorResponses, retryAfterHeader } from "./error-responses.js";
@@ -15,6 +15,7 @@ function componentSchemas(): Record<string, JsonSchema> {
     JobCreated: toJsonSchema(JobCreated),
     Job: toJsonSchema(Job),
     JobList: toJsonSchema(JobList),
+    JobStep: toJsonSchema(JobStep),
     Output: toJsonSchema(Output),
     Account: toJsonSchema(Account),
     ...Object.fromEntries(options),
@@ -62,6 +63,7 @@ export function buildOpenApiDocument(options: { serverUrl: string }): Record<str
     tags: [
       { name: "PDF tools", description: "Operations on PDF files." },
       { name: "Conversions", description: "Conversions to and from PDF." },
+      { name: "Pipelines", description: "Several operations chained in one job." },
       { name: "Jobs", description: "Job status and results." },
       { name: "Account", description: "Plan and credits." },
       { name: "Files", description: "Signed download links." },

@@ -1,6 +1,7 @@
 import { serviceLimits } from "../limits.js";
 import type { OperationId } from "../operation-ids.js";
 import { type OperationSpec, operations } from "../operations.js";
+import { MAX_PIPELINE_STEPS, PIPELINE_PATH } from "../pipelines.js";
 import { responseRef } from "./error-responses.js";
 
 /** The components.schemas name of an operation's options: operations without options share one. */
@@ -41,8 +42,23 @@ function describeOperation(spec: OperationSpec): string {
 
 const uri = { type: "string", format: "uri" };
 
-function requestBody(spec: OperationSpec): Record<string, unknown> {
-  const optionsRef = { $ref: `#/components/schemas/${optionsComponentName(spec)}` };
+/** The field besides the inputs: an operation's `options`, or a pipeline's `steps`. */
+interface BodyField {
+  name: "options" | "steps";
+  schema: Record<string, unknown>;
+  /** How form A carries it: a JSON text. */
+  formDescription: string;
+}
+
+function operationOptionsField(spec: OperationSpec): BodyField {
+  return {
+    name: "options",
+    schema: { $ref: `#/components/schemas/${optionsComponentName(spec)}` },
+    formDescription: "A JSON object holding the options of the operation.",
+  };
+}
+
+function requestBody(field: BodyField): Record<string, unknown> {
   const webhookUrl = { ...uri, description: "Called when the job finishes. Paid plans only." };
   const multipart = {
     type: "object",
@@ -53,11 +69,11 @@ function requestBody(spec: OperationSpec): Record<string, unknown> {
         description: "Input files, repeatable, processed in the order sent.",
       },
       url: { type: "array", items: uri, description: "Public URL of an input file, repeatable." },
-      options: {
+      [field.name]: {
         type: "string",
         contentMediaType: "application/json",
-        contentSchema: optionsRef,
-        description: "A JSON object holding the options of the operation.",
+        contentSchema: field.schema,
+        description: field.formDescription,
       },
       webhook_url: webhookUrl,
     },
@@ -72,9 +88,10 @@ function requestBody(spec: OperationSpec): Record<string, unknown> {
         maxItems: serviceLimits.maxUrls,
         description: "Public URLs of input files, in processing order.",
       },
-      options: optionsRef,
+      [field.name]: field.schema,
       webhook_url: webhookUrl,
     },
+    ...(field.name === "steps" ? { required: ["steps"] } : {}),
   };
   return {
     required: true,
@@ -82,13 +99,31 @@ function requestBody(spec: OperationSpec): Record<string, unknown> {
   };
 }
 
+interface PostEndpoint {
+  operationId: string;
+  tag: string;
+  summary: string;
+  description: string;
+  field: BodyField;
+}
+
 function operationPath(spec: OperationSpec): Record<string, unknown> {
+  return postPath({
+    operationId: camelCase(spec.id),
+    tag: spec.path.startsWith("/v1/convert/") ? "Conversions" : "PDF tools",
+    summary: spec.title,
+    description: describeOperation(spec),
+    field: operationOptionsField(spec),
+  });
+}
+
+function postPath(endpoint: PostEndpoint): Record<string, unknown> {
   return {
     post: {
-      operationId: camelCase(spec.id),
-      tags: [spec.path.startsWith("/v1/convert/") ? "Conversions" : "PDF tools"],
-      summary: spec.title,
-      description: describeOperation(spec),
+      operationId: endpoint.operationId,
+      tags: [endpoint.tag],
+      summary: endpoint.summary,
+      description: endpoint.description,
       parameters: [
         {
           name: "Idempotency-Key",
@@ -99,7 +134,7 @@ function operationPath(spec: OperationSpec): Record<string, unknown> {
             "Makes a retry safe: the same key with the same request within 24 hours returns the first answer and creates no second job; the same key with a different request answers 409 idempotency_conflict.",
         },
       ],
-      requestBody: requestBody(spec),
+      requestBody: requestBody(endpoint.field),
       responses: {
         "202": {
           description: "Accepted: the job is queued.",
@@ -123,7 +158,56 @@ function operationPath(spec: OperationSpec): Record<string, unknown> {
   };
 }
 
-/** The 16 POST endpoints, one per operation. */
+/** One step: an operation id and that operation's options, as one schema per operation. */
+function stepSchema(): Record<string, unknown> {
+  return {
+    oneOf: operations.map((spec) => ({
+      type: "object",
+      title: spec.id,
+      properties: {
+        operation: { const: spec.id },
+        options: { $ref: `#/components/schemas/${optionsComponentName(spec)}` },
+      },
+      required: ["operation"],
+      additionalProperties: false,
+    })),
+  };
+}
+
+const pipelineDescription = [
+  "Runs several operations as one job: each step's outputs are the next step's inputs, in order (a step",
+  "that yields several files passes them all, and a one-file operation then runs once per file), and the",
+  "job's outputs are the last step's. One job id, one status, one webhook; progress advances across the",
+  "steps, and the Job carries `steps` with each step's status.",
+  "",
+  `steps: 1 to ${MAX_PIPELINE_STEPS} of {"operation": "<id>", "options": {...}}, the id as in the operation's`,
+  'path without /v1/ and /convert/ (e.g. "ocr", "word-to-pdf"). In form A it is a form field holding the',
+  "JSON array. The inputs follow the first step's file rules. Each step's options are validated against",
+  "its operation's schema, and a step that cannot read the previous step's output (merge after split,",
+  "word-to-pdf after a PDF step, anything but unlock after protect) is refused; both answer 400",
+  "invalid_options with detail naming the step, e.g. `steps[1]: word-to-pdf takes .doc, ... files, and",
+  "steps[0] (compress) yields .pdf`.",
+  "",
+  "Credits: the sum of the steps' credits, reserved when accepted and charged only when every step",
+  "succeeds. A failing step fails the job with that step's error code, its message naming the step. The",
+  "job timeout covers the whole pipeline; no intermediate result is kept after the job.",
+].join("\n");
+
+/** The 16 POST endpoints, one per operation, and POST /v1/pipeline. */
 export function operationPaths(): Record<string, unknown> {
-  return Object.fromEntries(operations.map((spec) => [spec.path, operationPath(spec)]));
+  const pipeline = postPath({
+    operationId: "pipeline",
+    tag: "Pipelines",
+    summary: "Run a pipeline of operations",
+    description: pipelineDescription,
+    field: {
+      name: "steps",
+      schema: { type: "array", minItems: 1, maxItems: MAX_PIPELINE_STEPS, items: stepSchema() },
+      formDescription: "A JSON array of the steps.",
+    },
+  });
+  return {
+    ...Object.fromEntries(operations.map((spec) => [spec.path, operationPath(spec)])),
+    [PIPELINE_PATH]: pipeline,
+  };
 }

@@ -1,5 +1,5 @@
 import { serviceLimits } from "../limits.js";
-import { operationIds } from "../operation-ids.js";
+import { jobKinds } from "../operation-ids.js";
 import { jobStatuses } from "../resources.js";
 import { responseRef } from "./error-responses.js";
 
@@ -95,7 +95,7 @@ const listJobs = {
       queryParameter("status", "Only jobs in this status.", { type: "string", enum: [...jobStatuses] }),
       queryParameter("operation", "Only jobs of this operation.", {
         type: "string",
-        enum: [...operationIds],
+        enum: [...jobKinds],
       }),
       queryParameter("createdAfter", "Only jobs accepted at or after this time (RFC 3339).", {
         type: "string",

@@ -7,6 +7,7 @@ import * as fairQueues from "./005-fair-queues.js";
 import * as requestIds from "./006-request-ids.js";
 import * as jobListing from "./007-job-listing.js";
 import * as deletedResults from "./008-deleted-results.js";
+import * as pipelineSteps from "./009-pipeline-steps.js";
 
 /** A static record: migrations ship inside the build, in order, with no file-system scan. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   "006-request-ids": requestIds,
   "007-job-listing": jobListing,
   "008-deleted-results": deletedResults,
+  "009-pipeline-steps": pipelineSteps,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -122,6 +122,11 @@ export function finishJob(
     .executeTakeFirst();
 }
 
+/** A pipeline job's steps as its worker sees them; only while the job runs. */
+export async function updateJobSteps(db: Db, id: string, steps: string): Promise<void> {
+  await db.updateTable("jobs").set({ steps }).where("id", "=", id).where("status", "=", "active").execute();
+}
+
 /** A finished job's results were deleted at its owner's request; the first time is kept. */
 export async function markResultsDeleted(db: Db, id: string, now: string): Promise<void> {
   await db

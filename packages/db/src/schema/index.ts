@@ -55,6 +55,8 @@ export interface JobsTable {
   webhook_url: string | null;
   /** The X-Request-Id of the request that created the job, for its log lines; null on older jobs. */
   request_id: string | null;
+  /** A pipeline job's steps with their statuses (JSON array of the Job's `steps`); null otherwise. */
+  steps: string | null;
   /** When the caller deleted the job's results (DELETE /v1/jobs/{id}); null otherwise. */
   results_deleted_at: string | null;
   /** How many times a worker started the job (more than one after a worker died). */

@@ -1,0 +1,36 @@
+import { operationRunners } from "./operations.js";
+import type { ResidentEngines } from "./resident/resident-engines.js";
+import type { EngineTask, SandboxResult, SandboxTask } from "./sandbox/protocol.js";
+import type { Sandboxes } from "./sandbox/sandboxes.js";
+
+/** What runs the engines of a job. */
+export interface JobRunners {
+  /** Sandbox processes for the PDF engines (MuPDF.js, qpdf, Ghostscript, OCRmyPDF). */
+  sandboxes: Sandboxes;
+  /** Warm LibreOffice and Chromium, each in processes of their own. */
+  resident: ResidentEngines;
+}
+
+export interface ExecuteOptions {
+  timeoutMs: number;
+  onProgress: (fraction: number) => void;
+  /** Stops the engines: the worker's shutdown, or the job ended elsewhere (canceled). */
+  signal?: AbortSignal;
+}
+
+function isSandboxTask(task: EngineTask): task is SandboxTask {
+  return operationRunners[task.operation].runner === "sandbox";
+}
+
+/** One operation's engines on the task's files, each under the isolation its operation has. */
+export function execute(
+  task: EngineTask,
+  runners: JobRunners,
+  options: ExecuteOptions,
+): Promise<SandboxResult & { stderr?: string }> {
+  if (isSandboxTask(task)) {
+    const { reuse } = operationRunners[task.operation];
+    return runners.sandboxes.run(task, { ...options, reuse });
+  }
+  return runners.resident.run(task, options);
+}
