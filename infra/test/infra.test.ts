@@ -1,5 +1,5 @@
 import { unknownSettings } from "@octavo/config";
-import { type Arg, DockerfileParser, type From, type Instruction } from "dockerfile-ast";
+import { Arg, DockerfileParser, From, type Instruction } from "dockerfile-ast";
 import { validate as lintDockerfile, ValidationSeverity } from "dockerfile-utils";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -171,9 +171,9 @@ describe("infra/docker/Dockerfile", () => {
     const found = new Map<string, Instruction[]>();
     let current: Instruction[] = [];
     for (const instruction of dockerfile.getInstructions()) {
-      if (instruction.getKeyword() === "FROM") {
+      if (instruction instanceof From) {
         current = [];
-        found.set((instruction as From).getBuildStage() ?? "", current);
+        found.set(instruction.getBuildStage() ?? "", current);
       }
       current.push(instruction);
     }
@@ -195,8 +195,8 @@ describe("infra/docker/Dockerfile", () => {
   /** `$NAME` and `${NAME}` of the ARGs a stage declares, by their value or the global default. */
   const expandArgs = (instructions: Instruction[], command: string) => {
     const values = new Map<string, string>();
-    for (const instruction of instructions.filter((each) => each.getKeyword() === "ARG")) {
-      const property = (instruction as Arg).getProperty();
+    for (const instruction of instructions.filter((each): each is Arg => each instanceof Arg)) {
+      const property = instruction.getProperty();
       if (property)
         values.set(property.getName(), property.getValue() ?? globalArgs.get(property.getName()) ?? "");
     }

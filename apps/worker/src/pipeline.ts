@@ -39,50 +39,36 @@ export async function runPipeline(run: PipelineRun): Promise<StepResult> {
   const engines: string[] = [];
   const warnings: string[] = [];
   let files: readonly StepFile[] = run.inputs;
+  let outputs: TaskOutput[] = [];
   for (const [index, step] of run.steps.entries()) {
-    statuses[index] = { operation: step.operation, status: "active", startedAt: new Date().toISOString() };
+    const startedAt = new Date().toISOString();
+    statuses[index] = { operation: step.operation, status: "active", startedAt };
     await run.onSteps(statuses);
-    const result = await runStep(run, index, files, deadline);
-    const finishedAt = new Date().toISOString();
-    const startedAt = statuses[index]?.startedAt;
+    const result = await runStep(run, index, step, files, deadline);
+    const ended = { operation: step.operation, startedAt, finishedAt: new Date().toISOString() };
     if (result.type === "failed") {
-      statuses[index] = {
-        operation: step.operation,
-        status: "failed",
-        finishedAt,
-        error: result.code,
-        ...(startedAt ? { startedAt } : {}),
-      };
+      statuses[index] = { ...ended, status: "failed", error: result.code };
       await run.onSteps(statuses);
-      return { ...result, message: failureMessage(run, index, result) };
+      return { ...result, message: failureMessage(run, index, step, result) };
     }
-    statuses[index] = {
-      operation: step.operation,
-      status: "done",
-      finishedAt,
-      ...(startedAt ? { startedAt } : {}),
-    };
+    statuses[index] = { ...ended, status: "done" };
     if (!engines.includes(result.engine)) engines.push(result.engine);
     warnings.push(...result.warnings.map((warning) => `${where(index, step)}: ${warning}`));
-    files = result.outputs;
+    outputs = result.outputs;
+    files = outputs;
   }
   await run.onSteps(statuses);
-  return {
-    type: "done",
-    outputs: withUniqueNames(files as TaskOutput[]),
-    engine: engines.join(" + "),
-    warnings,
-  };
+  return { type: "done", outputs: withUniqueNames(outputs), engine: engines.join(" + "), warnings };
 }
 
 /** A step on the files it receives: all at once, or one run per file for a one-file operation. */
 async function runStep(
   run: PipelineRun,
   index: number,
+  step: PipelineStep,
   files: readonly StepFile[],
   deadline: number,
 ): Promise<StepResult> {
-  const step = run.steps[index] as PipelineStep;
   const batches = getOperation(step.operation).files.max === 1 ? files.map((file) => [file]) : [files];
   const outputs: TaskOutput[] = [];
   const warnings: string[] = [];
@@ -126,9 +112,9 @@ function timedOut(run: PipelineRun): StepResult {
 function failureMessage(
   run: PipelineRun,
   index: number,
+  step: PipelineStep,
   result: Extract<SandboxResult, { type: "failed" }>,
 ): string {
-  const step = run.steps[index] as PipelineStep;
   return `Step ${index + 1} of ${run.steps.length} (${step.operation}) failed: ${result.message}`;
 }
 

@@ -20,7 +20,6 @@ export async function jobView(
     credits: job.credits,
     createdAt: job.created_at,
   };
-  if (job.steps) view.steps = stepsView(job, JSON.parse(job.steps) as JobStep[]);
   if (job.started_at) view.startedAt = job.started_at;
   if (job.finished_at) view.finishedAt = job.finished_at;
   if (job.status === "done") {
@@ -36,23 +35,20 @@ export async function jobView(
     view.error = (job.error_code ?? "conversion_failed") as JobErrorCode;
     view.message = job.error_message ?? "The job failed.";
   }
+  if (job.steps) view.steps = stepsView(view, JSON.parse(job.steps) as JobStep[]);
   return view;
 }
 
 /**
- * A pipeline's steps as its worker left them; on a job failed while a step ran (the step's own failure,
- * a cancel, the deadline), that step shows the job's failure.
+ * A pipeline's steps as its worker left them (JSON it wrote as JobStep[]); on a job failed while a step
+ * ran (the step's own failure, a cancel, the deadline), that step shows the job's failure.
  */
-function stepsView(job: JobRow, steps: readonly JobStep[]): JobStep[] {
-  if (job.status !== "failed") return [...steps];
+function stepsView(job: Job, steps: readonly JobStep[]): JobStep[] {
+  const { error } = job;
+  if (error === undefined) return [...steps];
   return steps.map((step) =>
     step.status === "active"
-      ? {
-          ...step,
-          status: "failed",
-          error: (job.error_code ?? "conversion_failed") as JobErrorCode,
-          ...(job.finished_at ? { finishedAt: job.finished_at } : {}),
-        }
+      ? { ...step, status: "failed", error, ...(job.finishedAt ? { finishedAt: job.finishedAt } : {}) }
       : step,
   );
 }

@@ -4,6 +4,8 @@ export { createRedis, pingRedis, type RedisRole, waitUntilReady } from "./redis-
 export { type RedisServerLogger, type SupervisedRedis, startRedisServer } from "./redis-server.js";
 export {
   enqueueWebhookDelivery,
+  type JobEndFailure,
+  publishJobEnd,
   WEBHOOK_JOB_OPTIONS,
   WEBHOOK_RETRY_DELAYS_MS,
   webhookBackoff,

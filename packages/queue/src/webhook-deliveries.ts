@@ -20,3 +20,32 @@ export const WEBHOOK_JOB_OPTIONS = {
 export function enqueueWebhookDelivery(producer: JobProducer, deliveryId: string): Promise<void> {
   return producer.enqueue(WEBHOOK_QUEUE, { jobId: deliveryId }, WEBHOOK_JOB_OPTIONS);
 }
+
+/** A step of `publishJobEnd` that did not happen, for its caller to log. */
+export interface JobEndFailure {
+  message: string;
+  error: unknown;
+}
+
+/**
+ * What a job's end sets off, wherever it ended (a worker settling it, the API canceling it), each best
+ * effort: its webhook delivery, recorded with its end, goes on the delivery queue (one that does not
+ * stays pending in the database, and the janitor sends it), and the API nodes' long polls and the
+ * workers hear that it ended (a long poll that misses it reads the job again within half a second).
+ */
+export async function publishJobEnd(
+  producer: JobProducer,
+  jobId: string,
+  deliveryId: string | undefined,
+): Promise<JobEndFailure[]> {
+  const failures: JobEndFailure[] = [];
+  if (deliveryId !== undefined) {
+    await enqueueWebhookDelivery(producer, deliveryId).catch((error: unknown) =>
+      failures.push({ message: "webhook delivery not queued; the janitor will send it", error }),
+    );
+  }
+  await producer
+    .announceEnded(jobId)
+    .catch((error: unknown) => failures.push({ message: "job end not announced", error }));
+  return failures;
+}

@@ -1,6 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { createRedis, JobEndedListener, JobProducer, waitUntilReady } from "../src/index.js";
+import {
+  createRedis,
+  JobEndedListener,
+  JobProducer,
+  publishJobEnd,
+  WEBHOOK_QUEUE,
+  waitUntilReady,
+} from "../src/index.js";
 
 // The machine's Redis, as CI starts it; a fresh prefix keeps runs apart.
 const url = "redis://127.0.0.1:6379";
@@ -33,5 +40,24 @@ describe("job-ended notices", () => {
     const started = Date.now();
     await listener.wait("never", 150);
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it("publishes a job's end: its webhook delivery queued, its watchers told, nothing failed", async () => {
+    await listener.subscribed;
+    let heard = 0;
+    const unwatch = listener.watch("job-c", () => {
+      heard += 1;
+    });
+    expect(await publishJobEnd(producer, "job-c", "delivery-c")).toEqual([]);
+    expect(await publishJobEnd(producer, "job-c", undefined)).toEqual([]);
+    expect((await producer.depth(WEBHOOK_QUEUE)).waiting).toBe(1);
+    const started = Date.now();
+    while (heard < 2 && Date.now() - started < 5_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(heard).toBe(2);
+    // Unwatched, it hears no more.
+    unwatch();
+    await publishJobEnd(producer, "job-c", undefined);
+    await listener.wait("job-c", 200);
+    expect(heard).toBe(2);
   });
 });

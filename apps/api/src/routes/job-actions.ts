@@ -1,7 +1,7 @@
 import { ApiError } from "@octavo/contracts";
 import { endedJobFacts, jobView, type Settled } from "@octavo/core";
 import type { JobFileRow, JobRow } from "@octavo/db";
-import { enqueueWebhookDelivery } from "@octavo/queue";
+import { publishJobEnd } from "@octavo/queue";
 import { type Response, Router } from "express";
 import type { ApiContext } from "../context.js";
 import { accountIdOf } from "../middleware/authenticate.js";
@@ -24,25 +24,19 @@ async function deleteStored(ctx: ApiContext, files: readonly JobFileRow[]): Prom
 }
 
 /**
- * What follows a cancellation, as after any job's end on a worker, each best effort: the job leaves
- * its queue, its webhook goes on the delivery queue (one that does not stays pending, and the janitor
- * sends it), and the workers and long polls hear it ended (the worker running it stops its engines).
+ * What follows a cancellation, as after any job's end on a worker: it is counted, it leaves its queue
+ * (best effort: a message left behind finds the job ended), and its end is published, so its webhook
+ * goes out and the worker running it stops its engines.
  */
 async function afterCanceled(ctx: ApiContext, { job, deliveryId }: Settled): Promise<void> {
-  const log = { jobId: job.id, requestId: job.request_id ?? undefined, operation: job.operation };
   const facts = endedJobFacts(job);
   if (facts) ctx.metrics.jobFinished(facts);
-  const steps: [string, () => Promise<void>][] = [
-    ["job not taken off its queue", () => ctx.producer.remove(job.operation, job.id)],
-    ["job end not announced", () => ctx.producer.announceEnded(job.id)],
-  ];
-  if (deliveryId !== undefined)
-    steps.push([
-      "webhook delivery not queued; the janitor will send it",
-      () => enqueueWebhookDelivery(ctx.producer, deliveryId),
-    ]);
-  for (const [failure, step] of steps)
-    await step().catch((error: unknown) => ctx.logger.warn({ err: error, ...log }, failure));
+  const log = { jobId: job.id, requestId: job.request_id ?? undefined, operation: job.operation, deliveryId };
+  await ctx.producer
+    .remove(job.operation, job.id)
+    .catch((error: unknown) => ctx.logger.warn({ err: error, ...log }, "job not taken off its queue"));
+  for (const { message, error } of await publishJobEnd(ctx.producer, job.id, deliveryId))
+    ctx.logger.warn({ err: error, ...log }, message);
 }
 
 /** POST /v1/jobs/{id}/cancel and DELETE /v1/jobs/{id}: additions to the spec's job API. */
