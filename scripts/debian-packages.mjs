@@ -56,4 +56,8 @@ export const debianPackages = [
   "docker-compose",
   // Tests only: `promtool check metrics` lints every process's /metrics exposition.
   "prometheus",
+  // Tests only: an independent reader of the metadata operation's Info and XMP.
+  "libimage-exiftool-perl",
+  // Bench only: bench/images/image-to-pdf.mjs compares with img2pdf.
+  "img2pdf",
 ];

@@ -11,12 +11,32 @@ export const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 
 /**
  * The queues of each worker class, as its `octavo worker --queues` lists them. Together: every job
- * kind of `@octavo/contracts` (the 16 operations and the pipeline) and the webhook deliveries, each once.
+ * kind of `@octavo/contracts` (the operations and the pipeline) and the webhook deliveries, each once.
  */
 export const workerQueues = {
-  "worker-pdf": ["merge", "split", "rotate", "protect", "unlock", "repair"],
+  "worker-pdf": [
+    "merge",
+    "split",
+    "rotate",
+    "protect",
+    "unlock",
+    "repair",
+    "watermark",
+    "page-numbers",
+    "flatten",
+    "metadata",
+  ],
   "worker-office": ["word-to-pdf", "powerpoint-to-pdf", "excel-to-pdf", "html-to-pdf"],
-  "worker-heavy": ["ocr", "compress", "pdf-to-pdfa", "pdf-to-word", "pdf-to-powerpoint", "pdf-to-excel"],
+  "worker-heavy": [
+    "ocr",
+    "compress",
+    "pdf-to-pdfa",
+    "pdf-to-word",
+    "pdf-to-powerpoint",
+    "pdf-to-excel",
+    "pdf-to-image",
+    "image-to-pdf",
+  ],
   "worker-webhooks": ["webhooks"],
   // A pipeline's steps may be any operations, all run on the one worker that takes it: every engine.
   "worker-pipeline": [PIPELINE],

@@ -1,10 +1,5 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type CorpusEntry, corpusPath, readManifest, waitFor } from "@octavo/testing";
+import { type CorpusEntry, corpusPath } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, type JobBody } from "./support/client.js";
 import {
   encryptionSummary,
   isEncrypted,
@@ -14,14 +9,18 @@ import {
   requiresPassword,
   zipParts,
 } from "./support/pdf-checks.js";
-import { type Stack, startStack } from "./support/stack.js";
+import {
+  DAMAGED_CODES,
+  MISLABELED_BUT_READABLE,
+  manifest,
+  nameOf as name,
+  pdfsOf,
+  type Sweep,
+  startSweep,
+} from "./support/sweep.js";
 
 // Every relevant corpus file through the real API, workers and engines. Each job must end `done` with
 // its output checked by qpdf/poppler, or `failed` with the code listed here; nothing else passes.
-const manifest = readManifest();
-const pdfsOf = (category: string): CorpusEntry[] =>
-  manifest.filter((entry) => entry.category === category && entry.path.endsWith(".pdf"));
-const name = (entry: CorpusEntry): string => entry.path.split("/").pop() ?? entry.path;
 
 /** Files whose outcome is not "done with the manifest's page count", and why. */
 const UNLOCK_FAILURES: Record<string, string> = {
@@ -41,74 +40,17 @@ const NEEDS_REPAIR_FIRST = new Set([
   "qpdf_pages-loop.pdf",
   "pdfjs_issue9418.pdf",
 ]);
-/** mislabeled/ PDFs that both parsers read whole despite the junk around their header. */
-const MISLABELED_BUT_READABLE = new Set([
-  "pdfjs_issue6069.pdf",
-  "tika_testPDF_bom.pdf",
-  "pdfjs_bug1606566.pdf",
-]);
-
-/** How a damaged or unreadable input may end, besides done: never `internal` or `timeout`. */
-const DAMAGED_CODES = ["invalid_input", "password_required", "conversion_failed"];
-
 describe("the operations over the corpus, through the API (PostgreSQL, supervised Redis)", () => {
-  let stack: Stack;
-  let scratch: string;
-  /** One account per concurrent chain, so the sweep stays inside each account's rate limit. */
-  let clients: Client[] = [];
-  const chain = new AsyncLocalStorage<Client>();
-  const currentClient = (): Client => chain.getStore() ?? clients[0] ?? new Client("", undefined);
-
-  async function submit(path: string, files: CorpusEntry[], options?: unknown): Promise<JobBody> {
-    const client = currentClient();
-    const created = await client.postFiles(
-      path,
-      files.map((file) => ({ path: corpusPath(file.path) })),
-      options,
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(202);
-    return client.waitForJob(created.body.id as string, 180_000);
-  }
-
-  async function downloadAll(job: JobBody): Promise<string[]> {
-    const client = currentClient();
-    const dir = await mkdtemp(join(scratch, "out-"));
-    const paths: string[] = [];
-    for (const [index, output] of (job.outputs ?? []).entries()) {
-      const { status, bytes } = await client.download(output.url ?? "");
-      expect(status).toBe(200);
-      const path = join(dir, `${index}.pdf`);
-      await writeFile(path, bytes);
-      paths.push(path);
-    }
-    return paths;
-  }
-
-  /** Runs `work` over the entries a few at a time: enough to keep both workers busy. */
-  async function each<T>(entries: T[], work: (entry: T) => Promise<void>): Promise<void> {
-    const queue = [...entries];
-    await Promise.all(
-      clients.map((client) =>
-        chain.run(client, async () => {
-          for (let entry = queue.shift(); entry !== undefined; entry = queue.shift()) await work(entry);
-        }),
-      ),
-    );
-  }
+  let sweep: Sweep;
+  const submit: Sweep["submit"] = (...args) => sweep.submit(...args);
+  const downloadAll: Sweep["downloadAll"] = (job) => sweep.downloadAll(job);
+  const each: Sweep["each"] = (entries, work) => sweep.each(entries, work);
 
   beforeAll(async () => {
-    stack = await startStack({ database: "postgres", redis: "supervised" });
-    clients = await Promise.all(
-      Array.from(
-        { length: 4 },
-        async () => new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey),
-      ),
-    );
-    scratch = await mkdtemp(join(tmpdir(), "octavo-sweep-"));
+    sweep = await startSweep();
   });
   afterAll(async () => {
-    await stack?.close();
-    if (scratch) await rm(scratch, { recursive: true, force: true });
+    await sweep?.close();
   });
 
   it("unlocks every encrypted file with its password", async () => {
@@ -219,7 +161,7 @@ describe("the operations over the corpus, through the API (PostgreSQL, supervise
       (entry) => entry.path === "mislabeled/samplefiles_minimal-document_pdf_renamed.docx",
     );
     if (!notPdf) throw new Error("corpus file missing");
-    const refused = await currentClient().postFiles("/v1/rotate", [{ path: corpusPath(notPdf.path) }]);
+    const refused = await sweep.currentClient().postFiles("/v1/rotate", [{ path: corpusPath(notPdf.path) }]);
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe("invalid_input");
   }, 600_000);
@@ -307,27 +249,6 @@ describe("the operations over the corpus, through the API (PostgreSQL, supervise
   }, 1_200_000);
 
   it("never leaves a job unfinished or an input stored", async () => {
-    const unfinished = await stack.runtime.database.db
-      .selectFrom("jobs")
-      .select("id")
-      .where("status", "in", ["queued", "active"])
-      .execute();
-    expect(unfinished).toEqual([]);
-    const stored = () =>
-      stack.runtime.database.db
-        .selectFrom("job_files")
-        .select("id")
-        .where("role", "=", "input")
-        .where("deleted_at", "is", null)
-        .execute();
-    // A client hears "done" as its job is settled; the worker deletes the inputs just after.
-    await waitFor(
-      "every input to be deleted",
-      async () => ((await stored()).length === 0 ? true : undefined),
-      10_000,
-    ).catch(
-      () => undefined, // the assertion below names what is left
-    );
-    expect(await stored()).toEqual([]);
+    await sweep.expectNothingLeft();
   });
 });

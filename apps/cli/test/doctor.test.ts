@@ -77,6 +77,23 @@ describe("octavo doctor for one role", () => {
       expect(pdf.entry(name), name).toMatchObject({ found: false, required: false });
   });
 
+  it("passes for issue 19's queues with the PDF tools alone; image-to-pdf needs no program", () => {
+    const extras = doctor(
+      pdfTools.path,
+      "--queues",
+      "pdf-to-image,image-to-pdf,watermark,page-numbers,flatten,metadata",
+    );
+    expect(extras.status, extras.stderr).toBe(0);
+    expect(extras.entry("qpdf")?.requiredBy).toEqual([
+      "pdf-to-image",
+      "watermark",
+      "page-numbers",
+      "flatten",
+      "metadata",
+    ]);
+    expect(extras.entry("ghostscript")).toMatchObject({ required: false });
+  });
+
   it("fails, naming the missing engine and its queues, when a queue's program is not installed", () => {
     const office = doctor(pdfTools.path, "--queues", "merge,word-to-pdf=2,excel-to-pdf");
     expect(office.status).toBe(1);

@@ -28,6 +28,15 @@ export const operationRunners = {
   "pdf-to-word": { runner: "sandbox", reuse: false },
   "pdf-to-powerpoint": { runner: "sandbox", reuse: false },
   "pdf-to-excel": { runner: "sandbox", reuse: false },
+  // Text stamps, flattening and metadata: the document stays inside MuPDF, like the structural ones.
+  watermark: { runner: "sandbox", reuse: true },
+  "page-numbers": { runner: "sandbox", reuse: true },
+  flatten: { runner: "sandbox", reuse: true },
+  // Reads and writes the XMP packet, the document's own text, in JavaScript.
+  metadata: { runner: "sandbox", reuse: false },
+  // Page pixels pass through JavaScript, and sharp decodes and encodes images in native code.
+  "pdf-to-image": { runner: "sandbox", reuse: false },
+  "image-to-pdf": { runner: "sandbox", reuse: false },
   "word-to-pdf": { runner: "resident" },
   "powerpoint-to-pdf": { runner: "resident" },
   "excel-to-pdf": { runner: "resident" },

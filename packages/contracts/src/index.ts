@@ -8,7 +8,14 @@ export {
   jobErrors,
 } from "./errors.js";
 export { type Lane, operationLanes, queueConcurrency } from "./lanes.js";
-export { apiKeyPrefix, inputLimits, serviceLimits, webhookSignatureHeader } from "./limits.js";
+export {
+  apiKeyPrefix,
+  imageInputLimits,
+  imageRenderLimits,
+  inputLimits,
+  serviceLimits,
+  webhookSignatureHeader,
+} from "./limits.js";
 export { buildOpenApiDocument } from "./openapi/document.js";
 export {
   isJobKind,

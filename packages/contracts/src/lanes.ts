@@ -25,6 +25,12 @@ export const operationLanes: Readonly<Record<JobKind, Lane>> = {
   "powerpoint-to-pdf": "heavy",
   "excel-to-pdf": "heavy",
   "html-to-pdf": "heavy",
+  "pdf-to-image": "heavy",
+  "image-to-pdf": "heavy",
+  watermark: "light",
+  "page-numbers": "light",
+  flatten: "light",
+  metadata: "light",
   pipeline: "heavy",
 };
 

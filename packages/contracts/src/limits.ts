@@ -49,5 +49,22 @@ export const inputLimits = {
   maxPackingRatio: 100,
 } as const;
 
+/**
+ * What one PDF to Image job may render, checked on the page sizes before any page is drawn. A page
+ * of 100 million pixels is 300 MB of RGB in the engine's memory (an A2 sheet at 600 dpi, 70 MP,
+ * fits); 1.5 billion pixels in all is a few minutes' rendering and encoding, inside the job timeout
+ * (A4 at the default 150 dpi is 2.2 million pixels a page: about 690 pages).
+ */
+export const imageRenderLimits = {
+  maxPages: 1_000,
+  maxPixelsPerPage: 100_000_000,
+  maxTotalPixels: 1_500_000_000,
+} as const;
+
+/** What one Image to PDF input may decode to: a 16-bit RGBA image of this many pixels is 2 GB. */
+export const imageInputLimits = {
+  maxPixels: 268_402_689,
+} as const;
+
 export const webhookSignatureHeader = "SVC-Signature";
 export const apiKeyPrefix = "svc_live_";

@@ -1,6 +1,7 @@
 /**
- * The ids of the 16 operations. They double as BullMQ queue names, so they hold neither "/" nor ":".
- * The order is the order of the spec's operation table.
+ * The ids of the operations: the spec's 16, in the order of its operation table, then the additions
+ * beyond it (issue 19's image, stamp and document operations). They double as BullMQ queue names, so
+ * they hold neither "/" nor ":".
  */
 export const operationIds = [
   "merge",
@@ -19,6 +20,12 @@ export const operationIds = [
   "pdf-to-pdfa",
   "protect",
   "unlock",
+  "pdf-to-image",
+  "image-to-pdf",
+  "watermark",
+  "page-numbers",
+  "flatten",
+  "metadata",
 ] as const;
 
 export type OperationId = (typeof operationIds)[number];

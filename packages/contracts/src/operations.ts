@@ -1,4 +1,5 @@
 import type { TObject } from "@sinclair/typebox";
+import { imageRenderLimits } from "./limits.js";
 import type { OperationId } from "./operation-ids.js";
 import { optionsSchemas } from "./options/index.js";
 
@@ -41,7 +42,7 @@ function operation(
   return { id, path, title, description, credits, files, options: optionsSchemas[id] };
 }
 
-/** The spec's operation table, in its order. */
+/** The spec's operation table, in its order, then the operations beyond it. */
 export const operations: readonly OperationSpec[] = [
   operation(
     "merge",
@@ -162,7 +163,70 @@ export const operations: readonly OperationSpec[] = [
     onePdf,
     "Removes the password and restrictions from a PDF whose password is known.",
   ),
+  // Beyond the spec: the operations customers ask the peers for (issue 19).
+  operation(
+    "pdf-to-image",
+    "/v1/convert/pdf-to-image",
+    "PDF to Image",
+    2,
+    onePdf,
+    "One PNG, JPEG or WebP image per page (or per listed page), named <name>-p<page>.<ext>, each the " +
+      "page's visible size × dpi / 72 pixels with its rotation applied. At most " +
+      `${count(imageRenderLimits.maxPages)} pages, ${count(imageRenderLimits.maxPixelsPerPage)} pixels a ` +
+      `page and ${count(imageRenderLimits.maxTotalPixels)} pixels in all per job; a job beyond them ` +
+      "fails with invalid_input before rendering (ask for fewer pages or a lower dpi).",
+  ),
+  operation(
+    "image-to-pdf",
+    "/v1/convert/image-to-pdf",
+    "Image to PDF",
+    2,
+    { min: 1, max: 50, extensions: [".jpg", ".jpeg", ".png", ".tif", ".tiff", ".webp", ".gif", ".bmp"] },
+    "One PDF with a page per image in the order sent (every frame of a multi-page TIFF, the first of " +
+      "an animated GIF). JPEG data is embedded as it is, other images losslessly; EXIF orientation, " +
+      "colour profiles and CMYK are kept.",
+  ),
+  operation(
+    "watermark",
+    "/v1/watermark",
+    "Watermark PDF",
+    1,
+    onePdf,
+    "Draws text over each page (or the listed pages) with the given opacity, upright on rotated " +
+      "pages; the text is real text and the content underneath is untouched.",
+  ),
+  operation(
+    "page-numbers",
+    "/v1/page-numbers",
+    "Add page numbers",
+    1,
+    onePdf,
+    "Writes page numbers as text inside each page's visible area, upright on rotated pages; {n} counts " +
+      "from start over the numbered pages and {total} is how many they are.",
+  ),
+  operation(
+    "flatten",
+    "/v1/flatten",
+    "Flatten PDF",
+    1,
+    onePdf,
+    "Turns form fields with their values and annotations into page content, so they can no longer " +
+      "be edited; what was visible stays where it was.",
+  ),
+  operation(
+    "metadata",
+    "/v1/metadata",
+    "Edit metadata",
+    1,
+    onePdf,
+    "Sets title, author, subject, creator and keywords in both the Info dictionary and the XMP " +
+      "packet, or removes all document metadata first; PDF/A files stay PDF/A where the change allows.",
+  ),
 ];
+
+function count(value: number): string {
+  return value.toLocaleString("en-US");
+}
 
 const byId = new Map(operations.map((spec) => [spec.id, spec]));
 const byPath = new Map(operations.map((spec) => [spec.path, spec]));

@@ -1,4 +1,5 @@
 import type { ErrorObject } from "ajv";
+import { hexColourPattern, pageNumberPattern } from "./options/edits.js";
 import { pageRangesFormat, pageRangesProblem } from "./page-ranges.js";
 import type { JsonSchema } from "./schema-helpers.js";
 
@@ -43,11 +44,26 @@ function describeInteger(schema: JsonSchema): string {
   return max !== undefined ? `must be an integer of at most ${max}` : "must be an integer";
 }
 
+function describeNumber(schema: JsonSchema): string {
+  const min = numberAt(schema, "minimum");
+  const max = numberAt(schema, "maximum");
+  if (min !== undefined && max !== undefined) return `must be a number from ${min} to ${max}`;
+  if (min !== undefined) return `must be a number of at least ${min}`;
+  return max !== undefined ? `must be a number of at most ${max}` : "must be a number";
+}
+
+/** What a string pattern asks for, in words. */
+const patternWords: Record<string, string> = {
+  [hexColourPattern]: 'a colour written "#RRGGBB", e.g. "#808080"',
+  [pageNumberPattern]: 'containing {n} where the number goes, e.g. "Page {n} of {total}"',
+};
+
 function describeString(schema: JsonSchema): string {
   const min = numberAt(schema, "minLength");
   const max = numberAt(schema, "maxLength");
-  if (min === undefined && max === undefined) return "must be a string";
-  return `must be a string of ${describeCount(min, max)} characters`;
+  const pattern = typeof schema.pattern === "string" ? patternWords[schema.pattern] : undefined;
+  const length = min === undefined && max === undefined ? "" : ` of ${describeCount(min, max)} characters`;
+  return pattern === undefined ? `must be a string${length}` : `must be a string${length} ${pattern}`;
 }
 
 function describeArray(schema: JsonSchema): string {
@@ -66,6 +82,8 @@ export function describeAllowed(schema: JsonSchema): string {
   switch (schema.type) {
     case "integer":
       return describeInteger(schema);
+    case "number":
+      return describeNumber(schema);
     case "boolean":
       return "must be true or false";
     case "array":

@@ -15,7 +15,7 @@ export const MAX_PIPELINE_STEPS = 5;
 export const PIPELINE_PATH = "/v1/pipeline";
 
 export interface OperationOutput {
-  /** Lower-case with the dot, as in FileRule.extensions. */
+  /** Lower-case with the dot, as in FileRule.extensions; the default when options choose it. */
   readonly extension: string;
   /**
    * one: a single file whatever it received; per-input: one file per file received (a one-file
@@ -45,7 +45,23 @@ export const operationOutputs: Readonly<Record<OperationId, OperationOutput>> = 
   "pdf-to-pdfa": pdfPerInput,
   protect: pdfPerInput,
   unlock: pdfPerInput,
+  "pdf-to-image": { extension: ".png", count: "several" },
+  "image-to-pdf": onePdf,
+  watermark: pdfPerInput,
+  "page-numbers": pdfPerInput,
+  flatten: pdfPerInput,
+  metadata: pdfPerInput,
 };
+
+/** pdf-to-image's `format` decides its files' extension. */
+const imageExtensions: Readonly<Record<string, string>> = { png: ".png", jpeg: ".jpg", webp: ".webp" };
+
+/** The extension of the files a step yields, which for some operations its options decide. */
+export function stepOutputExtension(step: PipelineStep): string {
+  const fixed = operationOutputs[step.operation].extension;
+  if (step.operation !== "pdf-to-image") return fixed;
+  return imageExtensions[String(step.options.format)] ?? fixed;
+}
 
 export interface PipelineStep {
   operation: OperationId;
@@ -151,6 +167,7 @@ interface ChainedStep {
 
 interface StepYield extends ChainedStep {
   readonly count: FileCount;
+  readonly extension: string;
 }
 
 /** A compatibility rule: why `step` cannot read what `previous` yields, or undefined when it can. */
@@ -167,7 +184,7 @@ function mustComeFirst(step: ChainedStep): string | undefined {
 
 function readsTheExtension(step: ChainedStep, previous: StepYield): string | undefined {
   const accepted = getOperation(step.operation).files.extensions;
-  const yielded = operationOutputs[previous.operation].extension;
+  const yielded = previous.extension;
   if (accepted.includes(yielded)) return undefined;
   return `${step.operation} takes ${inWords(accepted)} files, and ${describe(previous)} yields ${yielded}`;
 }
@@ -270,7 +287,11 @@ export function validatePipelineSteps(raw: unknown, context: PipelineContext = {
     const problem = previous === undefined ? undefined : chainProblem(step, previous);
     if (problem !== undefined) return refuse(`${at(index)}: ${problem}`);
     steps.push(checked.value);
-    previous = { ...step, count: countYielded(step, previous?.count ?? requestFiles) };
+    previous = {
+      ...step,
+      count: countYielded(step, previous?.count ?? requestFiles),
+      extension: stepOutputExtension(checked.value),
+    };
   }
   return { ok: true, steps, credits: creditsOf(steps) };
 }

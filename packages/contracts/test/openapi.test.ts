@@ -198,7 +198,18 @@ describe("OpenAPI document", () => {
     for (const plan of Object.values(plans))
       expect(description).toContain(`| ${plan.maxRunningJobs.light} / ${plan.maxRunningJobs.heavy} |`);
     const light = /light operations are ([a-z, -]+), the others are heavy/.exec(description)?.[1];
-    expect(light?.split(", ").sort()).toEqual(["merge", "protect", "repair", "rotate", "split", "unlock"]);
+    expect(light?.split(", ").sort()).toEqual([
+      "flatten",
+      "merge",
+      "metadata",
+      "page-numbers",
+      "protect",
+      "repair",
+      "rotate",
+      "split",
+      "unlock",
+      "watermark",
+    ]);
     expect(description).toContain("429 rate_limited, with Retry-After, while the account's own waiting jobs");
     expect(String(at(document, "components", "responses", "RateLimited").description)).toContain(
       "own waiting jobs",

@@ -11,12 +11,17 @@ import {
   validatePipelineSteps,
 } from "../src/index.js";
 
-const protectOptions = { userPassword: "s3cret" };
+/** The options an operation cannot do without. */
+const requiredOptions: Record<string, Record<string, unknown>> = {
+  protect: { userPassword: "s3cret" },
+  watermark: { text: "DRAFT" },
+};
 
-/** A raw step as a client sends it; protect gets the password it requires. */
+/** A raw step as a client sends it; protect and watermark get the options they require. */
 function step(operation: string, options?: unknown): Record<string, unknown> {
   if (options !== undefined) return { operation, options };
-  return operation === "protect" ? { operation, options: protectOptions } : { operation };
+  const required = requiredOptions[operation];
+  return required === undefined ? { operation } : { operation, options: required };
 }
 
 function chain(...operations: string[]): Record<string, unknown>[] {
@@ -37,7 +42,8 @@ function accepted(raw: unknown, context?: PipelineContext): { steps: PipelineSte
 
 const allIds =
   "merge, split, rotate, compress, repair, ocr, word-to-pdf, powerpoint-to-pdf, excel-to-pdf, html-to-pdf, " +
-  "pdf-to-word, pdf-to-powerpoint, pdf-to-excel, pdf-to-pdfa, protect, unlock";
+  "pdf-to-word, pdf-to-powerpoint, pdf-to-excel, pdf-to-pdfa, protect, unlock, " +
+  "pdf-to-image, image-to-pdf, watermark, page-numbers, flatten, metadata";
 
 describe("operationOutputs", () => {
   it.each([
@@ -79,6 +85,30 @@ describe("operationOutputs", () => {
   });
 });
 
+describe("the image operations in a chain", () => {
+  it("names the image extension pdf-to-image yields, which its format decides", () => {
+    expect(detailOf([step("pdf-to-image"), step("compress")])).toBe(
+      "steps[1]: compress takes .pdf files, and steps[0] (pdf-to-image) yields .png",
+    );
+    expect(detailOf([step("pdf-to-image", { format: "jpeg" }), step("rotate")])).toBe(
+      "steps[1]: rotate takes .pdf files, and steps[0] (pdf-to-image) yields .jpg",
+    );
+  });
+
+  it("refuses image-to-pdf after pdf-to-image, whose number of pages is not known", () => {
+    expect(detailOf([step("pdf-to-image", { format: "webp" }), step("image-to-pdf")])).toBe(
+      "steps[1]: image-to-pdf needs 1 to 50 files and steps[0] (pdf-to-image) yields an unknown number of files",
+    );
+  });
+
+  it("validates the options of the new operations inside a step", () => {
+    expect(detailOf([step("watermark", {})])).toBe("steps[0].options.text: is required");
+    expect(detailOf([step("page-numbers", { format: "Page" })])).toBe(
+      'steps[0].options.format: must be a string of 1 to 50 characters containing {n} where the number goes, e.g. "Page {n} of {total}"',
+    );
+  });
+});
+
 describe("valid chains", () => {
   it.each([
     [["ocr", "compress", "protect"], 6],
@@ -91,6 +121,9 @@ describe("valid chains", () => {
     [["compress"], 2],
     [["repair", "ocr", "rotate", "compress", "protect"], 8],
     [["pdf-to-word", "word-to-pdf", "merge"], 5],
+    [["image-to-pdf", "watermark", "page-numbers", "metadata", "flatten"], 6],
+    [["repair", "watermark", "pdf-to-image"], 4],
+    [["flatten", "protect"], 2],
   ])("%j costs %i credits", (operations, credits) => {
     const result = accepted(chain(...operations), { inputCount: 3 });
     expect(result.credits).toBe(credits);

@@ -1,20 +1,27 @@
 import { loadMupdf } from "@octavo/mupdf";
 
 export { doctor, type EngineComponent, type Probe, probeProgram } from "./doctor.js";
-export { type JobErrorCode, JobFailure } from "./errors.js";
+export { type JobErrorCode, JobFailure, passwordRequired } from "./errors.js";
+export { limits } from "./limits.js";
 export { marksNothing } from "./mupdf/blank.js";
 export { forgetBorrowed } from "./mupdf/borrowed.js";
-export { displayName, pdfNameLike } from "./names.js";
-export { runOperation } from "./operation.js";
+export { type PdfDocument, withPdf } from "./mupdf/document.js";
+export { damageWarning, displayName, pdfNameLike, stemOf } from "./names.js";
+export { badOutput, reportProgress, runOperation } from "./operation.js";
 export { merge } from "./operations/merge.js";
 export { type ProtectOptions, protect } from "./operations/protect.js";
 export { repair } from "./operations/repair.js";
 export { type RotateOptions, rotate } from "./operations/rotate.js";
 export { type SplitOptions, split } from "./operations/split.js";
 export { type UnlockOptions, unlock } from "./operations/unlock.js";
+export { type PageRange, parsePageRanges, requireWithin } from "./page-ranges.js";
+export { qpdfCheck } from "./qpdf.js";
+export { rewriteWithMupdf } from "./rewrite.js";
 export { type RunOptions, type RunResult, type RunSecrets, run, runDefaults } from "./run.js";
-export { openSource, type PdfSource } from "./source.js";
+export { needsRepair, notAPdf, openSource, type PdfSource } from "./source.js";
 export type { EngineContext, EngineInput, EngineOutput, EngineResult } from "./types.js";
+export { pdfContentType } from "./types.js";
+export { freshDir } from "./workspace.js";
 
 /** Loads the WASM engines ahead of the first job (a warm sandbox calls this while it waits). */
 export async function preloadEngines(): Promise<void> {

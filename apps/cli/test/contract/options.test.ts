@@ -16,7 +16,7 @@ const pdf = { path: corpusPath("general/samplefiles_pdflatex-outline.pdf"), name
 
 const cases: Record<
   string,
-  { files: "pdf" | "pdf2" | "docx" | "pptx" | "xlsx" | "html" | "none"; cases: Case[] }
+  { files: "pdf" | "pdf2" | "docx" | "pptx" | "xlsx" | "html" | "png" | "none"; cases: Case[] }
 > = {
   merge: {
     files: "pdf2",
@@ -188,6 +188,131 @@ const cases: Record<
       [{ password: 42 }, "password"],
     ],
   },
+  // Beyond the spec: issue 19's options table, also written out by hand.
+  "pdf-to-image": {
+    files: "pdf",
+    cases: [
+      [{}, "accepted"],
+      [{ format: "jpeg", dpi: 36, quality: 1, pages: "1" }, "accepted"],
+      [{ format: "webp", dpi: 600, quality: 100 }, "accepted"],
+      [{ format: "png" }, "accepted"],
+      [{ format: "gif" }, "format"],
+      [{ dpi: 35 }, "dpi"],
+      [{ dpi: 601 }, "dpi"],
+      [{ dpi: 150.5 }, "dpi"],
+      [{ quality: 0 }, "quality"],
+      [{ quality: 101 }, "quality"],
+      [{ pages: "3-1" }, "pages"],
+      [{ scale: 2 }, "scale"],
+    ],
+  },
+  "image-to-pdf": {
+    files: "png",
+    cases: [
+      [{}, "accepted"],
+      [{ pageSize: "A4", orientation: "landscape", margin: "normal" }, "accepted"],
+      [{ pageSize: "Letter", orientation: "portrait", margin: "small" }, "accepted"],
+      [{ pageSize: "fit", orientation: "auto", margin: "none" }, "accepted"],
+      [{ pageSize: "A3" }, "pageSize"],
+      [{ orientation: "upright" }, "orientation"],
+      [{ margin: "large" }, "margin"],
+      [{ margin: 10 }, "margin"],
+      [{ dpi: 300 }, "dpi"],
+    ],
+  },
+  watermark: {
+    files: "pdf",
+    cases: [
+      [{ text: "DRAFT" }, "accepted"],
+      [
+        {
+          text: "x".repeat(200),
+          fontSize: 6,
+          color: "#a0B0c0",
+          opacity: 0.05,
+          rotation: -90,
+          position: "top-left",
+          pages: "1",
+        },
+        "accepted",
+      ],
+      [{ text: "Ω", fontSize: 200, opacity: 1, rotation: 90, position: "bottom-right" }, "accepted"],
+      [{}, "text"],
+      [{ text: "" }, "text"],
+      [{ text: "x".repeat(201) }, "text"],
+      [{ text: "a", fontSize: 5 }, "fontSize"],
+      [{ text: "a", fontSize: 201 }, "fontSize"],
+      [{ text: "a", color: "red" }, "color"],
+      [{ text: "a", color: "#12345" }, "color"],
+      [{ text: "a", opacity: 0.04 }, "opacity"],
+      [{ text: "a", opacity: 1.5 }, "opacity"],
+      [{ text: "a", rotation: 91 }, "rotation"],
+      [{ text: "a", rotation: -91 }, "rotation"],
+      [{ text: "a", position: "middle" }, "position"],
+      [{ text: "a", pages: "0" }, "pages"],
+      [{ text: "a", font: "Times" }, "font"],
+    ],
+  },
+  "page-numbers": {
+    files: "pdf",
+    cases: [
+      [{}, "accepted"],
+      [{ format: "Page {n} of {total}", position: "top-right", start: 100000, fontSize: 72 }, "accepted"],
+      [
+        { format: "{n}", position: "bottom-left", start: 1, pages: "2-3", fontSize: 6, margin: "small" },
+        "accepted",
+      ],
+      [{ format: "" }, "format"],
+      [{ format: "Page" }, "format"],
+      [{ format: `{n}${"x".repeat(48)}` }, "format"],
+      [{ position: "center" }, "position"],
+      [{ start: 0 }, "start"],
+      [{ start: 100001 }, "start"],
+      [{ start: 1.5 }, "start"],
+      [{ fontSize: 5 }, "fontSize"],
+      [{ fontSize: 73 }, "fontSize"],
+      [{ margin: "none" }, "margin"],
+      [{ pages: "x" }, "pages"],
+    ],
+  },
+  flatten: {
+    files: "pdf",
+    cases: [
+      [{}, "accepted"],
+      [{ forms: false, annotations: true }, "accepted"],
+      [{ forms: true, annotations: false }, "accepted"],
+      [{ forms: "yes" }, "forms"],
+      [{ annotations: 1 }, "annotations"],
+      [{ links: false }, "links"],
+    ],
+  },
+  metadata: {
+    files: "pdf",
+    cases: [
+      [{}, "accepted"],
+      [
+        {
+          title: "t".repeat(1000),
+          author: "Ada",
+          subject: "S",
+          creator: "C",
+          keywords: Array.from({ length: 50 }, (_, index) => `k${index}`),
+          remove: true,
+        },
+        "accepted",
+      ],
+      [{ remove: false, title: "" }, "accepted"],
+      [{ title: "t".repeat(1001) }, "title"],
+      [{ author: 7 }, "author"],
+      [{ subject: "s".repeat(1001) }, "subject"],
+      [{ creator: null }, "creator"],
+      [{ keywords: "a, b" }, "keywords"],
+      [{ keywords: Array.from({ length: 51 }, () => "k") }, "keywords"],
+      [{ keywords: [1] }, "keywords"],
+      [{ remove: "all" }, "remove"],
+      [{ producer: "x" }, "producer"],
+    ],
+  },
 };
 
 const paths: Record<string, string> = {
@@ -199,6 +324,8 @@ const paths: Record<string, string> = {
   "pdf-to-powerpoint": "/v1/convert/pdf-to-powerpoint",
   "pdf-to-excel": "/v1/convert/pdf-to-excel",
   "pdf-to-pdfa": "/v1/convert/pdf-to-pdfa",
+  "pdf-to-image": "/v1/convert/pdf-to-image",
+  "image-to-pdf": "/v1/convert/image-to-pdf",
 };
 
 describe("every operation's options, through the API", () => {
@@ -209,12 +336,13 @@ describe("every operation's options, through the API", () => {
   beforeAll(async () => {
     stack = await startStack({ database: "sqlite", redis: "supervised" });
     scratch = await createTempDir();
-    // Validation happens before any engine reads the file, so small stand-ins do for Office and HTML.
+    // Validation happens before any engine reads the file, so small stand-ins do for Office, HTML and images.
     for (const [kind, name, body] of [
       ["docx", "in.docx", "stand-in"],
       ["pptx", "in.pptx", "stand-in"],
       ["xlsx", "in.xlsx", "stand-in"],
       ["html", "in.html", "<h1>hello</h1>"],
+      ["png", "in.png", "stand-in"],
     ] as const) {
       const path = join(scratch.path, name);
       await writeFile(path, body);

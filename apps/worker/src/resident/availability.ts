@@ -52,6 +52,13 @@ export const operationPrograms: Readonly<Record<OperationId, readonly string[]>>
   "powerpoint-to-pdf": office,
   "excel-to-pdf": office,
   "html-to-pdf": ["chromium"],
+  "pdf-to-image": pdfInput,
+  // Images are decoded by sharp and MuPDF inside the sandbox; the PDF is written by pdf-lib.
+  "image-to-pdf": [],
+  watermark: pdfInput,
+  "page-numbers": pdfInput,
+  flatten: pdfInput,
+  metadata: pdfInput,
 };
 
 /**

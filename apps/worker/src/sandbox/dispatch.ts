@@ -56,6 +56,18 @@ const engineCalls: { [K in SandboxedOperation]: EngineCall<K> } = {
     (await import("@octavo/pdf-office")).pdfToPowerPoint(single(inputs), {}, ctx),
   "pdf-to-excel": async (inputs, options, ctx) =>
     (await import("@octavo/pdf-office")).pdfToExcel(single(inputs), options, ctx),
+  watermark: async (inputs, options, ctx) =>
+    (await import("@octavo/edit")).watermark(single(inputs), options, ctx),
+  "page-numbers": async (inputs, options, ctx) =>
+    (await import("@octavo/edit")).pageNumbers(single(inputs), options, ctx),
+  flatten: async (inputs, options, ctx) =>
+    (await import("@octavo/edit")).flatten(single(inputs), options, ctx),
+  metadata: async (inputs, options, ctx) =>
+    (await import("@octavo/edit")).metadata(single(inputs), options, ctx),
+  "pdf-to-image": async (inputs, options, ctx) =>
+    (await import("@octavo/images")).pdfToImage(single(inputs), options, ctx),
+  "image-to-pdf": async (inputs, options, ctx) =>
+    (await import("@octavo/images")).imageToPdf(inputs, options, ctx),
 };
 
 /** Runs the task's engine. */

@@ -2,7 +2,9 @@ import type { TObject } from "@sinclair/typebox";
 import type { OperationId } from "../operation-ids.js";
 import type { OptionsAfterDefaults } from "../schema-helpers.js";
 import { CompressOptions } from "./compress.js";
+import { FlattenOptions, MetadataOptions, PageNumbersOptions, WatermarkOptions } from "./edits.js";
 import { HtmlToPdfOptions } from "./html-to-pdf.js";
+import { ImageToPdfOptions, PdfToImageOptions } from "./images.js";
 import { NoOptions } from "./no-options.js";
 import { OcrOptions } from "./ocr.js";
 import { RotateOptions, SplitOptions } from "./pages.js";
@@ -27,6 +29,12 @@ export const optionsSchemas = {
   "pdf-to-pdfa": PdfToPdfaOptions,
   protect: ProtectOptions,
   unlock: UnlockOptions,
+  "pdf-to-image": PdfToImageOptions,
+  "image-to-pdf": ImageToPdfOptions,
+  watermark: WatermarkOptions,
+  "page-numbers": PageNumbersOptions,
+  flatten: FlattenOptions,
+  metadata: MetadataOptions,
 } as const satisfies Record<OperationId, TObject>;
 
 /** An operation's options as the engines receive them: validated, with every default applied. */

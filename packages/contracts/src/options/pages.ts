@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { pageRangesFormat, pageRangesPattern } from "../page-ranges.js";
 import { integerEnum, optionsObject, withDefault } from "../schema-helpers.js";
 
-function pageList(description: string) {
+export function pageList(description: string) {
   return Type.String({ pattern: pageRangesPattern, format: pageRangesFormat, description });
 }
 

@@ -1,0 +1,2 @@
+export { type ImageToPdfOptions, imageToPdf } from "./image-to-pdf.js";
+export { type PdfToImageOptions, pdfToImage } from "./pdf-to-image.js";
