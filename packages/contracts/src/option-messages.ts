@@ -36,20 +36,13 @@ function describeCount(min: number | undefined, max: number | undefined): string
   return max !== undefined ? `at most ${max}` : "any number";
 }
 
-function describeInteger(schema: JsonSchema): string {
+/** A bounded number in words: `kind` is "an integer" or "a number". */
+function describeBounded(schema: JsonSchema, kind: string): string {
   const min = numberAt(schema, "minimum");
   const max = numberAt(schema, "maximum");
-  if (min !== undefined && max !== undefined) return `must be an integer from ${min} to ${max}`;
-  if (min !== undefined) return `must be an integer of at least ${min}`;
-  return max !== undefined ? `must be an integer of at most ${max}` : "must be an integer";
-}
-
-function describeNumber(schema: JsonSchema): string {
-  const min = numberAt(schema, "minimum");
-  const max = numberAt(schema, "maximum");
-  if (min !== undefined && max !== undefined) return `must be a number from ${min} to ${max}`;
-  if (min !== undefined) return `must be a number of at least ${min}`;
-  return max !== undefined ? `must be a number of at most ${max}` : "must be a number";
+  if (min !== undefined && max !== undefined) return `must be ${kind} from ${min} to ${max}`;
+  if (min !== undefined) return `must be ${kind} of at least ${min}`;
+  return max !== undefined ? `must be ${kind} of at most ${max}` : `must be ${kind}`;
 }
 
 /** What a string pattern asks for, in words. */
@@ -81,9 +74,9 @@ export function describeAllowed(schema: JsonSchema): string {
   if (Array.isArray(schema.enum)) return `must be one of ${listOf(schema.enum)}`;
   switch (schema.type) {
     case "integer":
-      return describeInteger(schema);
+      return describeBounded(schema, "an integer");
     case "number":
-      return describeNumber(schema);
+      return describeBounded(schema, "a number");
     case "boolean":
       return "must be true or false";
     case "array":

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { type EngineContext, type EngineInput, JobFailure, withPdf } from "@octavo/engines";
-import { corpusPath } from "@octavo/testing";
+import { corpusPath, rejectionOf, runTool, type ToolResult } from "@octavo/testing";
 import { afterAll } from "vitest";
 
 const execFileAsync = promisify(execFile);
@@ -26,36 +26,11 @@ export async function context(extra: Partial<EngineContext> = {}): Promise<Engin
 }
 
 /** The JobFailure a promise rejects with; fails the test if it resolves or throws anything else. */
-export async function failureOf(promise: Promise<unknown>): Promise<JobFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof JobFailure) return error;
-    throw error;
-  }
-  throw new Error("expected a JobFailure, but the operation succeeded");
-}
+export const failureOf = (promise: Promise<unknown>): Promise<JobFailure> => rejectionOf(promise, JobFailure);
 
-export interface ToolResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a checking tool (qpdf, pdftotext, pdfinfo) directly: the tests judge outputs independently. */
-export async function tool(program: string, args: string[]): Promise<ToolResult> {
-  try {
-    const { stdout, stderr } = await execFileAsync(program, args, { maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return {
-      code: typeof failed.code === "number" ? failed.code : -1,
-      stdout: failed.stdout ?? "",
-      stderr: failed.stderr ?? "",
-    };
-  }
-}
+/** Runs a checking tool directly: the tests judge outputs independently of the engines. */
+export const tool = runTool;
+export type { ToolResult };
 
 /** `qpdf --check`: code 0 is a clean file, 3 one with warnings, 2 errors. */
 export function qpdfCheck(path: string): Promise<ToolResult> {

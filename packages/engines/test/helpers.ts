@@ -1,15 +1,12 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import type { Mupdf } from "@octavo/mupdf";
 import { loadMupdf } from "@octavo/mupdf";
+import { rejectionOf, runTool, type ToolResult } from "@octavo/testing";
 import { afterAll } from "vitest";
 import { type EngineContext, type EngineInput, JobFailure } from "../src/index.js";
-
-const execFileAsync = promisify(execFile);
 
 /** The repository root; CI clones the repo with ../shared beside it. */
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -65,36 +62,11 @@ export async function context(extra: Partial<EngineContext> = {}): Promise<Engin
 }
 
 /** The JobFailure a promise rejects with; fails the test if it resolves or throws anything else. */
-export async function failureOf(promise: Promise<unknown>): Promise<JobFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof JobFailure) return error;
-    throw error;
-  }
-  throw new Error("expected a JobFailure, but the operation succeeded");
-}
+export const failureOf = (promise: Promise<unknown>): Promise<JobFailure> => rejectionOf(promise, JobFailure);
 
-export interface ToolResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a checking tool (qpdf, pdftotext, pdfinfo) directly: the tests judge outputs independently. */
-export async function tool(program: string, args: string[]): Promise<ToolResult> {
-  try {
-    const { stdout, stderr } = await execFileAsync(program, args, { maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return {
-      code: typeof failed.code === "number" ? failed.code : -1,
-      stdout: failed.stdout ?? "",
-      stderr: failed.stderr ?? "",
-    };
-  }
-}
+/** Runs a checking tool directly: the tests judge outputs independently of the engines. */
+export const tool = runTool;
+export type { ToolResult };
 
 export async function qpdfPages(path: string): Promise<number> {
   const result = await tool("qpdf", ["--show-npages", path]);

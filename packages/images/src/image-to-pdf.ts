@@ -9,6 +9,7 @@ import {
   freshDir,
   JobFailure,
   type PdfDocument,
+  pdfContentType,
   pdfNameLike,
   reportProgress,
   runOperation,
@@ -54,7 +55,7 @@ export async function imageToPdf(
     const problem = await withPdf(output, (written) => pageProblem(written, placements));
     if (problem !== undefined) throw badOutput(displayName(first.name), problem);
     return {
-      outputs: [{ path: output, name, contentType: "application/pdf" }],
+      outputs: [{ path: output, name, contentType: pdfContentType }],
       engine: "pdf-lib",
       warnings: [...new Set(warnings)],
     };

@@ -85,10 +85,16 @@ function visibleSize(doc: PdfDocument, pageNumber: number): PageSize {
   }
 }
 
+/**
+ * Within this of a whole pixel, a side such as 612 × 150 / 72 is that pixel, not a float error over it
+ * (MuPDF's fz_round_rect allows the same).
+ */
+const floatSlack = 0.001;
+
 /** MuPDF's own rounding of a drawn page (fz_round_rect): a partly covered pixel counts. */
 function pixelSize(size: PageSize, dpi: number): { width: number; height: number } {
   const scale = dpi / 72;
-  const side = (points: number) => Math.max(0, Math.ceil(points * scale - 0.001));
+  const side = (points: number) => Math.max(0, Math.ceil(points * scale - floatSlack));
   return { width: side(size.width), height: side(size.height) };
 }
 

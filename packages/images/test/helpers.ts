@@ -3,7 +3,7 @@ import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type EngineContext, type EngineInput, JobFailure, type PdfDocument } from "@octavo/engines";
 import { loadMupdf } from "@octavo/mupdf";
-import { corpusPath, createTempDir, readManifest } from "@octavo/testing";
+import { corpusPath, createTempDir, readManifest, rejectionOf } from "@octavo/testing";
 import { afterAll } from "vitest";
 
 // The harness and the inputs of the package's tests; readers.ts reads what the operations wrote.
@@ -25,15 +25,7 @@ export async function context(extra: Partial<EngineContext> = {}): Promise<Engin
 }
 
 /** The JobFailure a promise rejects with; fails the test if it resolves or throws anything else. */
-export async function failureOf(promise: Promise<unknown>): Promise<JobFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof JobFailure) return error;
-    throw error;
-  }
-  throw new Error("expected a JobFailure, but the operation succeeded");
-}
+export const failureOf = (promise: Promise<unknown>): Promise<JobFailure> => rejectionOf(promise, JobFailure);
 
 /** Every file under `dir`, at any depth. */
 export async function filesUnder(dir: string): Promise<string[]> {

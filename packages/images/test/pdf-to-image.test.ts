@@ -30,8 +30,10 @@ const png = (extra: Partial<PdfToImageOptions> = {}): PdfToImageOptions => ({
   ...extra,
 });
 
-/** The size a page of `points` shows at `dpi`: any partly covered pixel counts, as in pdftoppm. */
-const pixels = (points: number, dpi: number) => Math.ceil((points * dpi) / 72 - 0.001);
+/** Within this of a whole pixel, a product such as 612 × 150 / 72 is that pixel, not a float error over it. */
+const floatSlack = 0.001;
+/** How many pixels a page side of `points` takes at `dpi`, counting a partly covered one, as pdftoppm does. */
+const pixels = (points: number, dpi: number) => Math.ceil((points * dpi) / 72 - floatSlack);
 
 describe("page size", () => {
   // Rotated pages (/Rotate 90 and 270), a CropBox inside its MediaBox, an odd scanned size.

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { withPdf } from "@octavo/engines";
 import type { Mupdf } from "@octavo/mupdf";
+import { runTool } from "@octavo/testing";
 import sharp, { type Sharp } from "sharp";
 import { ssim } from "ssim.js";
 import { scratch } from "./helpers.js";
@@ -14,37 +15,16 @@ import { scratch } from "./helpers.js";
 const execFileAsync = promisify(execFile);
 const maxBuffer = 256 * 1024 * 1024;
 
-interface ToolResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a checking tool; its exit code is part of the answer. */
-async function tool(program: string, args: string[]): Promise<ToolResult> {
-  try {
-    const { stdout, stderr } = await execFileAsync(program, args, { maxBuffer });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return {
-      code: typeof failed.code === "number" ? failed.code : -1,
-      stdout: failed.stdout ?? "",
-      stderr: failed.stderr ?? "",
-    };
-  }
-}
-
 /** A checking tool's output; its failing fails the test. */
 async function toolOutput(program: string, args: string[]): Promise<string> {
-  const result = await tool(program, args);
+  const result = await runTool(program, args);
   if (result.code !== 0) throw new Error(`${program} failed (exit ${result.code}): ${result.stderr}`);
   return result.stdout;
 }
 
 /** qpdf --check's exit code: 0 clean, 3 warnings, 2 errors. */
 export async function qpdfCheck(path: string): Promise<number> {
-  return (await tool("qpdf", ["--check", path])).code;
+  return (await runTool("qpdf", ["--check", path])).code;
 }
 
 /** A stream's data as qpdf decodes it (Flate and PNG predictors undone): samples as the PDF holds them. */

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { JobFailure } from "@octavo/engines";
+import { rejectionOf } from "@octavo/testing";
 import { afterAll } from "vitest";
 
 const execFileAsync = promisify(execFile);
@@ -86,15 +87,7 @@ export function recall(source: Set<string>, pdf: Set<string>): number | undefine
 }
 
 /** The JobFailure a promise rejects with; fails the test if it resolves or throws anything else. */
-export async function failureOf(promise: Promise<unknown>): Promise<JobFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof JobFailure) return error;
-    throw error;
-  }
-  throw new Error("expected a JobFailure, but the conversion succeeded");
-}
+export const failureOf = (promise: Promise<unknown>): Promise<JobFailure> => rejectionOf(promise, JobFailure);
 
 /**
  * PIDs of the soffice.bin processes whose profile lies under `workDir`, one per LibreOffice instance.

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { waitFor } from "@octavo/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   createRedis,
@@ -51,8 +52,7 @@ describe("job-ended notices", () => {
     expect(await publishJobEnd(producer, "job-c", "delivery-c")).toEqual([]);
     expect(await publishJobEnd(producer, "job-c", undefined)).toEqual([]);
     expect((await producer.depth(WEBHOOK_QUEUE)).waiting).toBe(1);
-    const started = Date.now();
-    while (heard < 2 && Date.now() - started < 5_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor("both notices of job-c", () => (heard >= 2 ? true : undefined), 5_000);
     expect(heard).toBe(2);
     // Unwatched, it hears no more.
     unwatch();

@@ -23,5 +23,6 @@ export {
 } from "./hostile-pdfs.js";
 export { promtoolProblems, sample } from "./prometheus.js";
 export { type S3Request, type S3Server, s3Env, startS3Server } from "./s3-server.js";
+export { rejectionOf, runTool, type ToolResult } from "./tools.js";
 export { waitFor } from "./wait.js";
 export { type WordRecall, wordRecall, wordSet } from "./word-recall.js";
