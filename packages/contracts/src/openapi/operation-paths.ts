@@ -105,6 +105,8 @@ interface PostEndpoint {
   summary: string;
   description: string;
   field: BodyField;
+  /** OpenAPI "x-" fields of the operation object. */
+  extensions?: Record<string, unknown>;
 }
 
 function operationPath(spec: OperationSpec): Record<string, unknown> {
@@ -114,6 +116,13 @@ function operationPath(spec: OperationSpec): Record<string, unknown> {
     summary: spec.title,
     description: describeOperation(spec),
     field: operationOptionsField(spec),
+    // The facts the prose above gives, for generators (the SDK and its CLI): the id a pipeline step
+    // names, the credits, and the file rules.
+    extensions: {
+      "x-octavo-operation": spec.id,
+      "x-octavo-credits": spec.credits,
+      "x-octavo-files": { ...spec.files, extensions: [...spec.files.extensions] },
+    },
   });
 }
 
@@ -124,6 +133,7 @@ function postPath(endpoint: PostEndpoint): Record<string, unknown> {
       tags: [endpoint.tag],
       summary: endpoint.summary,
       description: endpoint.description,
+      ...endpoint.extensions,
       parameters: [
         {
           name: "Idempotency-Key",

@@ -1,0 +1,247 @@
+import { JobFailedError, OctavoError } from "./errors.js";
+import { operationExtensions, operationPaths } from "./generated/routes.js";
+import { Transport } from "./http.js";
+import { type Files, readInputs, requestBody, type UploadProgress } from "./inputs.js";
+import { Jobs, type WaitOptions } from "./jobs.js";
+import { type DoneJob, type Job, withOutputFiles } from "./outputs.js";
+import { type Platform, webPlatform } from "./platform.js";
+import type { RateLimitState } from "./rate-limit.js";
+import type { Account, ApiJob, JobCreated, OperationId, OperationOptions, PipelineStep } from "./types.js";
+import { VERSION } from "./version.js";
+
+/** Settings of a client; every one has a default. */
+export interface ClientOptions {
+  /** The API key (`svc_live_…`); by default the OCTAVO_API_KEY environment variable. */
+  apiKey?: string;
+  /** The service's address; by default OCTAVO_BASE_URL, else http://127.0.0.1:8000. */
+  baseUrl?: string;
+  /** Retries of a request answered 429 (after its Retry-After) or 503, or lost to the network; 2 by default. */
+  maxRetries?: number;
+  /** Milliseconds to wait for an answer before the request is retried or fails; 60 s by default. */
+  timeout?: number;
+  /**
+   * Sends a random `Idempotency-Key` with every POST, the same on each retry, so a retried submission
+   * never creates a second job. On by default; a request's own `idempotencyKey` takes precedence.
+   */
+  idempotencyKeys?: boolean;
+  /** Holds a request back until the rate-limit window resets once the last answer said none are left. On by default. */
+  respectRateLimit?: boolean;
+  /** A fetch to use instead of the global one. */
+  fetch?: typeof fetch;
+  /** Headers added to every request. */
+  headers?: Record<string, string>;
+}
+
+/** Per-request settings of a submission. */
+export interface SubmitOptions {
+  /** Called with the job when it ends (paid plans); verify it with `verifyWebhook`. */
+  webhookUrl?: string | undefined;
+  /** Your own idempotency key, e.g. your order id, to make a resubmission return the first job. */
+  idempotencyKey?: string | undefined;
+  signal?: AbortSignal | undefined;
+  /** Called as the files are uploaded. */
+  onUploadProgress?: ((progress: UploadProgress) => void) | undefined;
+}
+
+/** A submission that is then waited for. */
+export type RunOptions = SubmitOptions & WaitOptions;
+
+/** The client's own way to receive its runtime's file access (the Node entry's); not part of the API. */
+export const platformOption = Symbol("octavo.platform");
+
+type Env = Record<string, string | undefined>;
+const env: Env = (globalThis as { process?: { env?: Env } }).process?.env ?? {};
+
+/** The method of an operation: its inputs in order, its options, the request's settings. */
+export type Submit<Id extends OperationId> = (
+  files: Files,
+  options?: OperationOptions[Id],
+  request?: SubmitOptions,
+) => Promise<JobCreated>;
+
+/**
+ * A client of the octavo API. Every operation submits a job and answers at once with its id; wait
+ * for it with `jobs.wait`, or use `run` to submit, wait and get the outputs in one call.
+ *
+ * @example
+ * import { Octavo } from "@octavo/client";
+ *
+ * const client = new Octavo(); // OCTAVO_API_KEY and OCTAVO_BASE_URL from the environment
+ * const job = await client.run("merge", ["a.pdf", "b.pdf"]);
+ * await job.outputs[0].download("merged.pdf");
+ */
+export class Octavo {
+  private readonly transport: Transport;
+  private readonly platform: Platform;
+  /** Read, wait for, list, cancel and delete jobs. */
+  readonly jobs: Jobs;
+  /** The account's plan, credits and limits. */
+  readonly account: {
+    /** The plan, this month's credits (used, reserved, remaining) and the plan's limits. */
+    get(): Promise<Account>;
+  };
+
+  constructor(options: ClientOptions = {}) {
+    const apiKey = options.apiKey ?? env.OCTAVO_API_KEY;
+    if (!apiKey) {
+      throw new OctavoError({
+        error: "missing_api_key",
+        message: "No API key: pass { apiKey } or set OCTAVO_API_KEY (create one in the dashboard).",
+      });
+    }
+    this.platform = (options as { [platformOption]?: Platform })[platformOption] ?? webPlatform;
+    this.transport = new Transport({
+      apiKey,
+      baseUrl: options.baseUrl ?? env.OCTAVO_BASE_URL ?? "http://127.0.0.1:8000",
+      maxRetries: options.maxRetries ?? 2,
+      timeout: options.timeout ?? 60_000,
+      idempotencyKeys: options.idempotencyKeys ?? true,
+      respectRateLimit: options.respectRateLimit ?? true,
+      fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+      headers: { "user-agent": `octavo-client-js/${VERSION}`, ...options.headers },
+    });
+    const fetcher = this.transport.options.fetch;
+    this.jobs = new Jobs(this.transport, (job) => withOutputFiles(job, fetcher, this.platform));
+    this.account = { get: () => this.transport.json<Account>({ method: "GET", path: "/v1/account" }) };
+  }
+
+  /** What the last answer said of the account's per-minute request budget. */
+  get rateLimit(): RateLimitState | undefined {
+    return this.transport.rateLimit;
+  }
+
+  /**
+   * Submits a job of any operation: the inputs in order, the operation's options.
+   *
+   * @example
+   * const created = await client.submit("word-to-pdf", ["report.docx"]);
+   * const job = await client.jobs.wait(created.id);
+   */
+  async submit<Id extends OperationId>(
+    operation: Id,
+    files: Files,
+    options?: OperationOptions[Id],
+    request: SubmitOptions = {},
+  ): Promise<JobCreated> {
+    const path = operationPaths[operation];
+    if (path === undefined) throw new TypeError(`Unknown operation "${operation}".`);
+    return this.post(path, operation, files, { options }, request);
+  }
+
+  /**
+   * Submits, waits for the job and returns it with its outputs; throws `JobFailedError` when it fails.
+   *
+   * @example
+   * const job = await client.run("ocr", "scan.pdf", { languages: ["eng", "deu"] });
+   * await job.outputs[0].download("searchable.pdf");
+   */
+  async run<Id extends OperationId>(
+    operation: Id,
+    files: Files,
+    options?: OperationOptions[Id],
+    request: RunOptions = {},
+  ): Promise<DoneJob> {
+    const created = await this.submit(operation, files, options, request);
+    return this.finished(await this.jobs.wait(created.id, request));
+  }
+
+  /**
+   * Runs several operations as one job: each step's outputs are the next step's inputs.
+   *
+   * @example
+   * const created = await client.pipeline("scan.pdf", [
+   *   { operation: "ocr", options: { languages: ["eng"] } },
+   *   { operation: "compress" },
+   * ]);
+   */
+  async pipeline(
+    files: Files,
+    steps: readonly PipelineStep[],
+    request: SubmitOptions = {},
+  ): Promise<JobCreated> {
+    const first = steps[0]?.operation;
+    const extensions = first === undefined ? [] : operationExtensions[first];
+    return this.post("/v1/pipeline", "pipeline", files, { steps }, request, extensions);
+  }
+
+  /** The method of one operation: `client.merge`, `client.convert.wordToPdf`. */
+  private operation<Id extends OperationId>(id: Id): Submit<Id> {
+    return (files, options, request) => this.submit(id, files, options, request);
+  }
+
+  /** Throws `JobFailedError` for a failed job; the job otherwise. */
+  private finished(job: Job): DoneJob {
+    if (job.status !== "done") throw new JobFailedError(job as ApiJob);
+    return { ...job, status: "done", outputs: job.outputs ?? [] };
+  }
+
+  private async post(
+    path: string,
+    operation: OperationId | "pipeline",
+    files: Files,
+    fields: Record<string, unknown>,
+    request: SubmitOptions,
+    extensions: readonly string[] = operation === "pipeline" ? [] : operationExtensions[operation],
+  ): Promise<JobCreated> {
+    const parts = await readInputs(files, extensions, operation, this.platform);
+    const body = { ...fields, webhook_url: request.webhookUrl };
+    return this.transport.json<JobCreated>({
+      method: "POST",
+      path,
+      body: () => requestBody(parts, body, request.onUploadProgress),
+      idempotencyKey: request.idempotencyKey,
+      signal: request.signal,
+    });
+  }
+
+  // One method per operation, named after it. Each submits a job and answers with its id at once.
+
+  /** Merge PDF: combines 2–20 PDFs into one, in the order given. */
+  readonly merge = this.operation("merge");
+  /** Split PDF: one output per page, or per range of `ranges`. */
+  readonly split = this.operation("split");
+  /** Rotate PDF: clockwise by `angle`, all pages or `pages`. */
+  readonly rotate = this.operation("rotate");
+  /** Compress PDF: downsamples images and removes redundant data. */
+  readonly compress = this.operation("compress");
+  /** Repair PDF: rebuilds a damaged or partly corrupted PDF. */
+  readonly repair = this.operation("repair");
+  /** OCR PDF: adds a searchable text layer to scanned pages. */
+  readonly ocr = this.operation("ocr");
+  /** Protect PDF: encrypts with AES-256 (`userPassword` required) and sets permissions. */
+  readonly protect = this.operation("protect");
+  /** Unlock PDF: removes the password and restrictions, given the `password`. */
+  readonly unlock = this.operation("unlock");
+  /** Watermark PDF: draws text over the pages. */
+  readonly watermark = this.operation("watermark");
+  /** Page numbers: stamps a number on each page. */
+  readonly pageNumbers = this.operation("page-numbers");
+  /** Flatten PDF: bakes form fields and annotations into the page content. */
+  readonly flatten = this.operation("flatten");
+  /** Metadata: sets or removes the document's title, author, subject and keywords. */
+  readonly metadata = this.operation("metadata");
+
+  /** Conversions to and from PDF. */
+  readonly convert = {
+    /** Word to PDF: .doc .docx .odt .rtf .txt, one PDF per input. */
+    wordToPdf: this.operation("word-to-pdf"),
+    /** PowerPoint to PDF: .ppt .pptx .odp .pps .ppsx, one PDF per input. */
+    powerpointToPdf: this.operation("powerpoint-to-pdf"),
+    /** Excel to PDF: .xls .xlsx .ods .csv, one PDF per input. */
+    excelToPdf: this.operation("excel-to-pdf"),
+    /** HTML to PDF: an uploaded .html file, or `[]` with `options.url` for a public page. */
+    htmlToPdf: this.operation("html-to-pdf"),
+    /** PDF to Word: an editable DOCX. */
+    pdfToWord: this.operation("pdf-to-word"),
+    /** PDF to PowerPoint: a PPTX with one slide per page. */
+    pdfToPowerpoint: this.operation("pdf-to-powerpoint"),
+    /** PDF to Excel: an XLSX workbook of the tables (or pages). */
+    pdfToExcel: this.operation("pdf-to-excel"),
+    /** PDF to PDF/A: archival conversion (`level` 1, 2 or 3). */
+    pdfToPdfa: this.operation("pdf-to-pdfa"),
+    /** PDF to Image: one PNG, JPEG or WebP per page. */
+    pdfToImage: this.operation("pdf-to-image"),
+    /** Image to PDF: one PDF with a page per image, in order. */
+    imageToPdf: this.operation("image-to-pdf"),
+  };
+}
