@@ -6,8 +6,11 @@ import { Jobs, type WaitOptions } from "./jobs.js";
 import { type DoneJob, type Job, withOutputFiles } from "./outputs.js";
 import { type Platform, webPlatform } from "./platform.js";
 import type { RateLimitState } from "./rate-limit.js";
-import type { Account, ApiJob, JobCreated, OperationId, OperationOptions, PipelineStep } from "./types.js";
+import type { Account, JobCreated, OperationId, OperationOptions, PipelineStep } from "./types.js";
 import { VERSION } from "./version.js";
+
+/** The client's own way to receive its runtime's file access (the Node entry's); not part of the API. */
+export const platformOption = Symbol("octavo.platform");
 
 /** Settings of a client; every one has a default. */
 export interface ClientOptions {
@@ -30,6 +33,8 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Headers added to every request. */
   headers?: Record<string, string>;
+  /** @internal The runtime's file access: the Node entry passes its own. */
+  [platformOption]?: Platform;
 }
 
 /** Per-request settings of a submission. */
@@ -45,9 +50,6 @@ export interface SubmitOptions {
 
 /** A submission that is then waited for. */
 export type RunOptions = SubmitOptions & WaitOptions;
-
-/** The client's own way to receive its runtime's file access (the Node entry's); not part of the API. */
-export const platformOption = Symbol("octavo.platform");
 
 type Env = Record<string, string | undefined>;
 const env: Env = (globalThis as { process?: { env?: Env } }).process?.env ?? {};
@@ -89,7 +91,7 @@ export class Octavo {
         message: "No API key: pass { apiKey } or set OCTAVO_API_KEY (create one in the dashboard).",
       });
     }
-    this.platform = (options as { [platformOption]?: Platform })[platformOption] ?? webPlatform;
+    this.platform = options[platformOption] ?? webPlatform;
     this.transport = new Transport({
       apiKey,
       baseUrl: options.baseUrl ?? env.OCTAVO_BASE_URL ?? "http://127.0.0.1:8000",
@@ -171,7 +173,7 @@ export class Octavo {
 
   /** Throws `JobFailedError` for a failed job; the job otherwise. */
   private finished(job: Job): DoneJob {
-    if (job.status !== "done") throw new JobFailedError(job as ApiJob);
+    if (job.status !== "done") throw new JobFailedError(job);
     return { ...job, status: "done", outputs: job.outputs ?? [] };
   }
 

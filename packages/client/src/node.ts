@@ -62,6 +62,6 @@ const nodePlatform: Platform = {
  */
 export class Octavo extends CoreOctavo {
   constructor(options: ClientOptions = {}) {
-    super({ ...options, [platformOption]: nodePlatform } as ClientOptions);
+    super({ ...options, [platformOption]: nodePlatform });
   }
 }
