@@ -86,7 +86,7 @@ export async function generatedSources(document) {
   );
   const catalogue = operations.map(({ optionsType: _, ...rest }) => rest);
   return {
-    "api.ts": `${banner}/* eslint-disable */\n${types}`,
+    "api.ts": `${banner}${types}`,
     "routes.ts": [
       banner,
       'import type { components } from "./api.js";',

@@ -1,4 +1,8 @@
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+/**
+ * Resolves after `ms`, or rejects with the signal's reason when it aborts first. The client's own
+ * waits (a retry's backoff, Retry-After, the rate-limit window) are timed by design; node:timers'
+ * promise form is not used because the core runs without Node.js.
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
