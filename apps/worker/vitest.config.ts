@@ -1,6 +1,3 @@
-import { defineProject } from "vitest/config";
+import { octavoProject } from "../../scripts/vitest/project.js";
 
-// Real services and real engines: integration cases take seconds on a 2-core machine.
-export default defineProject({
-  test: { name: "@octavo/worker", include: ["test/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 },
-});
+export default octavoProject({ name: "@octavo/worker" });

@@ -1,5 +1,3 @@
-import { defineProject } from "vitest/config";
+import { octavoProject } from "../../scripts/vitest/project.js";
 
-export default defineProject({
-  test: { name: "@octavo/client", include: ["test/**/*.test.ts"], testTimeout: 30_000 },
-});
+export default octavoProject({ name: "@octavo/client" });

@@ -1,6 +1,4 @@
-import { defineProject } from "vitest/config";
+import { octavoProject } from "../../scripts/vitest/project.js";
 
 // Real engines on real files: the large-file cases take seconds on a 2-core machine.
-export default defineProject({
-  test: { name: "@octavo/engines", include: ["test/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 },
-});
+export default octavoProject({ name: "@octavo/engines" });

@@ -1,9 +1,3 @@
-import { defineProject } from "vitest/config";
+import { octavoProject } from "../../scripts/vitest/project.js";
 
-export default defineProject({
-  test: {
-    name: "@octavo/metrics",
-    include: ["test/**/*.test.ts"],
-    testTimeout: 20_000,
-  },
-});
+export default octavoProject({ name: "@octavo/metrics" });

@@ -1,11 +1,4 @@
-import { defineProject } from "vitest/config";
+import { octavoProject } from "../../scripts/vitest/project.js";
 
 // Loopback servers only; every case is bounded, so short timeouts catch a hang quickly.
-export default defineProject({
-  test: {
-    name: "@octavo/net",
-    include: ["test/**/*.test.ts"],
-    testTimeout: 10_000,
-    hookTimeout: 10_000,
-  },
-});
+export default octavoProject({ name: "@octavo/net", testTimeout: 10_000, hookTimeout: 10_000 });

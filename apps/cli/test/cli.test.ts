@@ -155,7 +155,7 @@ describe("the operator CLI, as `npx octavo` from the repository root", () => {
     } finally {
       launcher.kill("SIGKILL");
     }
-  }, 90_000);
+  });
 
   it("reports every engine with its version", () => {
     const doctor = octavo("doctor");

@@ -10,6 +10,7 @@ import {
 } from "node:fs";
 import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Octavo } from "@octavo/client";
 import { operationIds } from "@octavo/contracts";
 import { corpusPath, createTempDir } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -91,6 +92,7 @@ describe("octavo-client against the service", () => {
   let scratch: { path: string; dispose(): Promise<void> };
   let business: string;
   let free: string;
+  let sdk: Octavo;
 
   beforeAll(async () => {
     const remotePdf = readFileSync(sampleB);
@@ -115,6 +117,7 @@ describe("octavo-client against the service", () => {
     });
     business = (await stack.createAccount("business")).apiKey;
     free = (await stack.createAccount("free")).apiKey;
+    sdk = new Octavo({ apiKey: business, baseUrl: stack.baseUrl });
     scratch = await createTempDir("octavo-client-cli-");
   });
   afterAll(async () => {
@@ -181,6 +184,7 @@ describe("octavo-client against the service", () => {
       const lines = result.stdout.trim().split("\n");
       expect(lines, operation).toHaveLength(1);
       const job = JSON.parse(lines[0] ?? "") as {
+        id: string;
         operation: string;
         status: string;
         outputs: { name: string; contentType: string }[];
@@ -194,6 +198,22 @@ describe("octavo-client against the service", () => {
       expect(readdirSync(out).sort()).toEqual(job.outputs.map((output) => output.name).sort());
       expectOutputs(job.files, sample);
       expectNoProgress(result.stderr);
+
+      // The same job through @octavo/client, which submits every sample by its named method in
+      // client-sdk.test.ts: one engine run of each sample serves both clients' checks.
+      const read = await sdk.jobs.get(job.id);
+      expect({ id: operation, status: read.status, error: read.error }).toEqual({
+        id: operation,
+        status: "done",
+        error: undefined,
+      });
+      expect(read.operation).toBe(operation);
+      expect(read.outputs).toHaveLength(sample.outputs);
+      for (const output of read.outputs ?? []) {
+        expect(output.name.endsWith(sample.outputExtension), output.name).toBe(true);
+        expect(output.contentType).toBe(sample.outputContentType);
+        expect(looksLike(await output.bytes(), sample.outputExtension), output.name).toBe(true);
+      }
     });
     expect(failures).toEqual([]);
   }, 150_000);

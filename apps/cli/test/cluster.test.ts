@@ -39,7 +39,7 @@ describe("a cluster: two API nodes, workers per queue, PostgreSQL, shared Redis 
       apis: [{}, { OCTAVO_DOWNLOAD_LINKS: "presigned" }],
       env: { OCTAVO_JOB_LOCK_SECONDS: "2" },
     });
-  }, 120_000);
+  });
   // Each test starts its own workers; none may take a later test's jobs.
   afterEach(async () => {
     for (const worker of workers) worker.kill("SIGKILL");
@@ -136,7 +136,7 @@ describe("a cluster: two API nodes, workers per queue, PostgreSQL, shared Redis 
       checks: { database: "ok", redis: "ok", storage: "ok" },
     });
     expect(await stop(pdfWorker, pageWorker)).toEqual([0, 0]);
-  }, 120_000);
+  });
 
   it("counts the rate limit across both nodes", async () => {
     const [first, second] = await clientsFor("free"); // 10 requests a minute

@@ -25,7 +25,7 @@ describe("the customer dashboard, in Debian's Chromium", () => {
       env: { OCTAVO_URL_ALLOWLIST: `127.0.0.1:${receiver.port}` },
     });
     browser = await launchBrowser();
-  }, 120_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await stack?.close();
@@ -114,7 +114,7 @@ describe("the customer dashboard, in Debian's Chromium", () => {
     await page.goto(`${base()}/keys`);
     expect(page.url()).toBe(`${base()}/signin`);
     await context.close();
-  }, 120_000);
+  });
 
   it("reveals and rotates the webhook secret, lists deliveries and re-sends one", async () => {
     const email = "grace@example.com";
@@ -164,7 +164,7 @@ describe("the customer dashboard, in Debian's Chromium", () => {
     );
     await screenshot(page, "webhooks");
     await context.close();
-  }, 120_000);
+  });
 
   it("shows a customer only their own jobs and keys", async () => {
     const first = await signUp("first@example.com");
@@ -187,7 +187,7 @@ describe("the customer dashboard, in Debian's Chromium", () => {
     await screenshot(second.page, "isolation");
     await first.context.close();
     await second.context.close();
-  }, 120_000);
+  });
 
   it("works at phone width", async () => {
     const { context, page } = await signUp("phone@example.com");
@@ -199,7 +199,7 @@ describe("the customer dashboard, in Debian's Chromium", () => {
     }
     await screenshot(page, "plan-phone");
     await context.close();
-  }, 120_000);
+  });
 
   describe("the forms' security", () => {
     it("refuses a form without its CSRF token", async () => {

@@ -71,7 +71,7 @@ beforeAll(async () => {
     env: { OCTAVO_JOB_TIMEOUT_SECONDS: "15" },
   });
   client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
-}, 120_000);
+});
 afterAll(async () => {
   await stack?.close();
   await canary?.close();
@@ -133,7 +133,7 @@ describe("hostile documents and pages", () => {
     expect(empty.warnings).toEqual([
       expect.stringMatching(/^empty\.docx converted to a PDF with nothing visible/),
     ]);
-  }, 120_000);
+  });
 
   it.each([
     ["loops forever", "<p>Looping</p><script>for (;;) {}</script>"],

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { corpusPath, waitFor } from "@octavo/testing";
 import { runJanitor } from "@octavo/worker";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "./support/client.js";
 import { refuseConnections } from "./support/postgres-outage.js";
 import { descendantsMatching } from "./support/processes.js";
@@ -47,10 +47,13 @@ describe("the job lifecycle", () => {
     // The sandbox that ran the job is gone, with the tools it started.
     const after = descendantsMatching(process.pid, "sandbox/child.js");
     expect(before.filter((pid) => !after.includes(pid)).length).toBeGreaterThanOrEqual(1);
-    expect([
-      ...descendantsMatching(process.pid, "ocrmypdf"),
-      ...descendantsMatching(process.pid, "tesseract"),
-    ]).toEqual([]);
+    // A SIGKILLed tool takes a moment to go.
+    await waitFor("the OCR tools to have exited", () =>
+      [...descendantsMatching(process.pid, "ocrmypdf"), ...descendantsMatching(process.pid, "tesseract")]
+        .length === 0
+        ? true
+        : undefined,
+    );
     // The timed-out OCR is not charged (nor reserved); the rotate is, when it finished.
     expect((await client.get("/v1/account")).body).toMatchObject({
       creditsUsed: first.status === "done" ? 1 : 0,
@@ -88,7 +91,7 @@ describe("the job lifecycle", () => {
         const counts = await runJanitor({ ...runtime });
         return counts.expired > 0 ? counts : undefined;
       },
-      5_000,
+      30_000,
       200,
     );
     expect(swept.expired).toBe(1);
@@ -120,7 +123,7 @@ describe("the job lifecycle", () => {
         const answer = await client.download(first);
         return answer.status === 200 ? undefined : answer;
       },
-      5_000,
+      30_000,
       200,
     );
     expect(stale.status).toBe(403);
@@ -205,11 +208,20 @@ describe("the queue", () => {
     } finally {
       await stack.close();
     }
-  }, 120_000);
+  });
 
-  it("runs no more of an account's heavy jobs at once than its plan allows, so another account's job starts", async () => {
-    const stack = await startStack({ database: "sqlite", redis: "supervised" });
-    try {
+  // Both need a whole default stack and read its queues' order; the fairness case goes last, as it leaves
+  // rotations of its burst queued behind it.
+  describe("on a default single-machine stack", () => {
+    let stack: Stack;
+    beforeAll(async () => {
+      stack = await startStack({ database: "sqlite", redis: "supervised" });
+    });
+    afterAll(async () => {
+      await stack?.close();
+    });
+
+    it("runs no more of an account's heavy jobs at once than its plan allows, so another account's job starts", async () => {
       // Free: one heavy job at a time. Two heavy slots on this machine: without the cap, its two jobs take both.
       const free = new Client(stack.baseUrl, (await stack.createAccount("free")).apiKey);
       const other = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
@@ -228,15 +240,11 @@ describe("the queue", () => {
       // The free account's second job waited for its first; the other account's did not wait for either.
       expect(at(second?.startedAt)).toBeGreaterThanOrEqual(at(first?.finishedAt));
       expect(at(job.startedAt)).toBeLessThan(at(second?.startedAt));
-      expect(at(job.startedAt) - at(job.createdAt)).toBeLessThan(5_000);
-    } finally {
-      await stack.close();
-    }
-  }, 180_000);
+      // It started while the free account's first job still ran: it waited for neither.
+      expect(at(job.startedAt)).toBeLessThan(at(first?.finishedAt));
+    }, 180_000);
 
-  it("gives each account its turn: one account's backlog does not hold up another account's job", async () => {
-    const stack = await startStack({ database: "sqlite", redis: "supervised" });
-    try {
+    it("gives each account its turn: one account's backlog does not hold up another account's job", async () => {
       const burst = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
       const other = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
       // 250 rotations from one account (within its 300 requests a minute), sent 25 at a time.
@@ -270,9 +278,9 @@ describe("the queue", () => {
       // First come, first served would run every one of them first; taking turns, at most the jobs the
       // workers had already taken from the queue (twice the light slots).
       expect(ranFirst.length).toBeLessThanOrEqual(2 * 2 * stack.config.workerConcurrency);
-      expect(loneStarted - loneCreated).toBeLessThan(5_000);
-    } finally {
-      await stack.close();
-    }
-  }, 180_000);
+      // And it was done while the burst was still going: it did not wait for the backlog.
+      const loneFinished = Date.parse(loneJob.finishedAt ?? "");
+      expect(rows.filter((row) => startedAt(row) > loneFinished).length).toBeGreaterThan(0);
+    }, 180_000);
+  });
 });

@@ -35,7 +35,7 @@ describe("Prometheus metrics and job logs of an API node and a worker, before an
     worker = await cluster.startWorker("merge,webhooks", { OCTAVO_HEALTH_PORT: String(healthPort) });
     apiMetrics = `http://127.0.0.1:${metricsPort}/metrics`;
     workerMetrics = `http://127.0.0.1:${healthPort}/metrics`;
-  }, 120_000);
+  });
   afterAll(async () => {
     worker?.kill("SIGKILL");
     await cluster?.close();
@@ -116,5 +116,5 @@ describe("Prometheus metrics and job logs of an API node and a worker, before an
       for (const secret of [doneId, failedId, apiKey, `127.0.0.1:${receiver.port}`])
         expect(text).not.toContain(secret);
     }
-  }, 120_000);
+  });
 });

@@ -4,19 +4,17 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { parseAllowlist, type ResolvedAddress, type Resolver } from "@octavo/net";
+import { corpusDir } from "@octavo/testing";
 import sniffHtmlEncoding from "html-encoding-sniffer";
 import { type DefaultTreeAdapterTypes, parse } from "parse5";
 import { HtmlRenderer, type HtmlRendererOptions, type HtmlRenderOptions } from "../src/index.js";
 
 const execFileAsync = promisify(execFile);
 
-/** The repository root; CI clones the repo with ../shared beside it. */
-export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-export const corpusDir = join(repoRoot, "..", "shared", "corpus");
+export { corpusDir };
 
 export const defaults: HtmlRenderOptions = {
   format: "A4",

@@ -1,16 +1,15 @@
 import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type { Mupdf } from "@octavo/mupdf";
 import { loadMupdf } from "@octavo/mupdf";
+import { corpusDir } from "@octavo/testing";
 import { ssim } from "ssim.js";
 
 const mupdf = await loadMupdf();
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-export const corpusDir = join(repoRoot, "..", "shared", "corpus");
+export { corpusDir };
 
 export function corpus(path: string): string {
   return join(corpusDir, path);

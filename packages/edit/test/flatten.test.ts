@@ -205,9 +205,12 @@ describe("flatten", () => {
       flatten(corpus("encrypted/pypdf_r4-aes-user-password.pdf"), everything, await context()),
     );
     expect(locked.code).toBe("password_required");
+    // Every mislabeled file that is not a PDF at all.
     for (const file of [
       "mislabeled/ocrmypdf_typewriter_png_renamed.pdf",
       "mislabeled/pdfplumber_empty.pdf",
+      "mislabeled/pydocx_test_docx_renamed.pdf",
+      "mislabeled/docling_table_06_html_renamed.pdf",
     ]) {
       const refused = await failureOf(flatten(corpus(file), everything, await context()));
       expect(refused.code).toBe("invalid_input");

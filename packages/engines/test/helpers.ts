@@ -1,53 +1,16 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type { Mupdf } from "@octavo/mupdf";
 import { loadMupdf } from "@octavo/mupdf";
-import { rejectionOf, runTool, type ToolResult } from "@octavo/testing";
+import { corpusDir, rejectionOf, runTool, type ToolResult } from "@octavo/testing";
 import { afterAll } from "vitest";
 import { type EngineContext, type EngineInput, JobFailure } from "../src/index.js";
 
-/** The repository root; CI clones the repo with ../shared beside it. */
-export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-export const corpusDir = join(repoRoot, "..", "shared", "corpus");
+export { corpusDir };
 
 export function corpus(relative: string, name?: string): EngineInput {
   return { path: join(corpusDir, relative), name: name ?? relative.split("/").pop() ?? relative };
-}
-
-export interface ManifestEntry {
-  path: string;
-  notes: string;
-  pages: number | undefined;
-  /** "" for `''(empty)`; undefined when the manifest says the password is unknown. */
-  userPassword: string | undefined;
-}
-
-export async function manifest(): Promise<ManifestEntry[]> {
-  const text = await readFile(join(corpusDir, "MANIFEST.tsv"), "utf8");
-  return text
-    .split("\n")
-    .slice(1)
-    .filter((line) => line.trim() !== "")
-    .map((line) => {
-      const [path = "", , , , , , notes = ""] = line.split("\t");
-      const pages = /pages=(\d+)/.exec(notes)?.[1];
-      return {
-        path,
-        notes,
-        pages: pages === undefined ? undefined : Number(pages),
-        userPassword: passwordOf(notes),
-      };
-    });
-}
-
-function passwordOf(notes: string): string | undefined {
-  const raw = /user_password=([^;]*)/.exec(notes)?.[1]?.trim();
-  if (raw === undefined) return undefined;
-  if (raw.startsWith("''")) return "";
-  const json = /\(json ("[^"]*")\)/.exec(raw)?.[1];
-  return json === undefined ? raw : (JSON.parse(json) as string);
 }
 
 /** A fresh work dir per call, removed when the test file ends. */

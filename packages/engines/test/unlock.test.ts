@@ -1,22 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { type CorpusEntry, readManifest } from "@octavo/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { unlock } from "../src/index.js";
-import {
-  context,
-  corpus,
-  failureOf,
-  type ManifestEntry,
-  manifest,
-  openWithMupdf,
-  qpdfPages,
-  textChars,
-  tool,
-} from "./helpers.js";
+import { context, corpus, failureOf, openWithMupdf, qpdfPages, textChars, tool } from "./helpers.js";
 
-let encrypted: ManifestEntry[] = [];
+let encrypted: CorpusEntry[] = [];
 beforeAll(async () => {
-  encrypted = (await manifest()).filter((entry) => entry.path.startsWith("encrypted/"));
+  encrypted = readManifest().filter((entry) => entry.path.startsWith("encrypted/"));
 });
 
 /** An independent decrypt by MuPDF, the reference for how much text the file holds. */
@@ -57,7 +48,7 @@ describe("unlock", () => {
         reference * 0.9,
       );
     }
-  }, 120_000);
+  });
 
   it("falls back to MuPDF where qpdf silently loses the text of an encrypted, damaged file", async () => {
     const result = await unlock(

@@ -275,7 +275,8 @@ describe("downloadUrl from an allowlisted loopback server", () => {
     );
     expect(error.code).toBe("too_large");
     expect(error.detail).toBe("the server announced 1000000 bytes, over the limit of 4096 bytes");
-    expect(Date.now() - started).toBeLessThan(1000);
+    // The rest of the body never comes: reading it would hang, so an answer at all shows the header decided.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("errors the stream when a body without a length grows past the limit", async () => {

@@ -1,30 +1,19 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { JobFailure } from "@octavo/engines";
-import { contentBombPdf, garbageImagePdf } from "@octavo/testing";
+import { contentBombPdf, garbageImagePdf, readManifest } from "@octavo/testing";
 import { describe, expect, it } from "vitest";
 import { ocr } from "../src/index.js";
 import { corpus, corpusDir, execFileAsync, workDir } from "./helpers.js";
 
 /**
- * What the API sweep runs (ocr() with the spec's defaults) over corpus/encrypted, corpus/broken and
- * corpus/mislabeled: every file ends `done` with an output qpdf accepts, or failed with a code that says what is
- * wrong with the input and a real message; never `timeout`, never another code.
+ * The OCR sweep of corpus/encrypted, corpus/broken (every file of at most 20 pages) and corpus/mislabeled, with
+ * the spec's defaults; the API's corpus sweep leaves these inputs to this file. Every file ends `done` with an
+ * output qpdf accepts, or failed with a code that says what is wrong with the input and a real message; never
+ * `timeout`, never another code.
  */
 const defaults = { languages: ["eng"], deskew: true, force: false };
 const allowedCodes = ["invalid_input", "password_required", "conversion_failed"];
-const full = process.env.OCTAVO_FULL_CORPUS === "1";
-
-/** MANIFEST.tsv's `pages=N` note per file (absent or "?" when no page count was known). */
-function manifestPages(): Map<string, number | undefined> {
-  const pages = new Map<string, number | undefined>();
-  for (const line of readFileSync(join(corpusDir, "MANIFEST.tsv"), "utf8").split("\n").slice(1)) {
-    const [path = "", , , , , , notes = ""] = line.split("\t");
-    const count = /\bpages=(\d+)/.exec(notes)?.[1];
-    if (path !== "") pages.set(path, count === undefined ? undefined : Number(count));
-  }
-  return pages;
-}
 
 function filesIn(category: string): string[] {
   return readdirSync(join(corpusDir, category))
@@ -42,32 +31,6 @@ const protectedWrapper = "encrypted/tika_testMicrosoftIRMServices.pdf";
 const maxPages = 20;
 const pageCountBomb = "broken/pdfjs_poppler-67295-0.pdf";
 
-/**
- * The default run takes every encrypted and mislabeled file (each is refused or done in about a second) and the
- * broken files below, one per kind of damage; OCTAVO_FULL_CORPUS=1 takes every small broken file (the 12-, 16-
- * and 18-page documents and six more damaged files).
- */
-const brokenSubset = [
-  "broken/cabinet_corruptionOneByteMissing.pdf", // xref offsets shifted
-  "broken/cabinet_veraPDFHiResWrongObjectID.pdf", // a missing image XObject (OCRmyPDF fails on it)
-  "broken/govdocs_error_set_2_498264.pdf", // real-world damaged xref, 3 pages
-  "broken/ocrmypdf_invalid.pdf", // a header and nothing else
-  "broken/ocrmypdf_overlay.pdf", // content stream syntax errors
-  "broken/paperless_invalid_pdf.pdf", // garbage before the header
-  "broken/paperless_multi-part-broken.odt", // not a PDF at all
-  "broken/pdfjs_PDFBOX-3148-2-fuzzed.pdf", // MuPDF rebuilds it
-  "broken/pdfjs_Pages-tree-refs.pdf", // loop in the page tree
-  "broken/pdfjs_issue9418.pdf", // no page recoverable
-  pageCountBomb, // /Count 9999999999
-  "broken/pdfjs_scan-bad.pdf", // damaged scan
-  "broken/pikepdf_cyclic-toc.pdf", // qpdf rebuilds it
-  "broken/qpdf_broken-lzw.pdf", // corrupt LZW stream
-  "broken/qpdf_damaged-stream.pdf", // damaged content stream (OCRmyPDF's output check fails)
-  "broken/qpdf_issue-202.pdf", // deeply nested fuzz, MuPDF rebuilds it
-  "broken/qpdf_pages-loop.pdf", // loop in the page tree
-  "broken/tika_testWORD_truncated.docx", // not a PDF at all
-];
-
 /** Outcomes the shared preflight (openSource) decides, asserted beyond "sound". */
 const expected: Record<string, { code?: string; pattern: RegExp }> = {
   // Rebuilt by MuPDF (qpdf cannot read it), then OCR'd: the old preflight refused it.
@@ -81,7 +44,7 @@ const expected: Record<string, { code?: string; pattern: RegExp }> = {
 };
 
 function smallFiles(category: string): string[] {
-  const pages = manifestPages();
+  const pages = new Map(readManifest().map((entry) => [entry.path, entry.pages]));
   return filesIn(category).filter((file) => {
     const count = pages.get(file);
     return file === pageCountBomb || count === undefined || count <= maxPages;
@@ -89,8 +52,8 @@ function smallFiles(category: string): string[] {
 }
 
 const encrypted = filesIn("encrypted").filter((file) => file.endsWith(".pdf"));
-const brokenSmall = smallFiles("broken");
-const broken = full ? brokenSmall : brokenSmall.filter((file) => brokenSubset.includes(file));
+/** Every small broken file (the 12-, 16- and 18-page documents too): the API's sweep no longer repeats them. */
+const broken = smallFiles("broken");
 const mislabeled = smallFiles("mislabeled");
 
 interface Outcome {
@@ -162,17 +125,15 @@ describe("corpus/encrypted through ocr()", () => {
   });
 });
 
-describe(`small corpus/broken files through ocr()${full ? "" : " (subset; OCTAVO_FULL_CORPUS=1: all)"}`, () => {
+describe("small corpus/broken files through ocr()", () => {
   it.each(broken)("%s ends done with a sound PDF, or failed for its input", async (file) => {
     const outcome = await ocrOf(file, await workDir());
     await expectSound(file, outcome);
     expectDecided(file, outcome);
   });
 
-  it("covers the subset", () => {
-    for (const file of brokenSubset) expect(brokenSmall, file).toContain(file);
+  it("covers the files whose outcome is asserted", () => {
     for (const file of Object.keys(expected)) expect([...broken, ...mislabeled], file).toContain(file);
-    expect(broken.length).toBe(full ? brokenSmall.length : brokenSubset.length);
   });
 });
 

@@ -1,12 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { sharedDir } from "@octavo/testing";
 import { describe, expect, it } from "vitest";
 import { debianPackageOf, ocrDoctor, ocrLanguages, tesseractModels } from "../src/index.js";
-import { execFileAsync, repoRoot } from "./helpers.js";
+import { execFileAsync } from "./helpers.js";
 
 describe("ocrLanguages", () => {
   it("are exactly the spec's 17 codes", async () => {
-    const spec = await readFile(join(repoRoot, "..", "shared", "spec", "service-spec.md"), "utf8");
+    const spec = await readFile(join(sharedDir, "spec", "service-spec.md"), "utf8");
     const row = spec.split("\n").find((line) => /^\|\s*ocr\s*\|\s*languages\s*\|/.test(line)) ?? "";
     const codes =
       /codes: ([a-z_, ]+)/

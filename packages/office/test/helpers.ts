@@ -1,18 +1,15 @@
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { JobFailure } from "@octavo/engines";
-import { rejectionOf } from "@octavo/testing";
+import { corpusDir, rejectionOf } from "@octavo/testing";
 import { afterAll } from "vitest";
 
 const execFileAsync = promisify(execFile);
 
-/** The repository root; CI clones the repo with ../shared beside it. */
-export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-export const corpusDir = join(repoRoot, "..", "shared", "corpus");
+export { corpusDir };
 
 export function corpus(relative: string): { path: string; name: string } {
   return { path: join(corpusDir, relative), name: relative.split("/").pop() ?? relative };

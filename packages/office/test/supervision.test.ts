@@ -152,7 +152,9 @@ describe("warm, supervised LibreOffice", () => {
       const failure = await failureOf(converter.convert(corpus(file), await outDir()));
       expect(failure.code).toBe("conversion_failed");
       expect(failure.message).toMatch(/is password-protected, and the service cannot open/);
-      expect(performance.now() - started).toBeLessThan(2_000);
+      // A prompt would hold it until the 60 s conversion timeout; refusing takes a fraction of that
+      // even on a busy machine.
+      expect(performance.now() - started).toBeLessThan(20_000);
     }
   });
 

@@ -1,10 +1,9 @@
 // PDF → Word and PDF → PowerPoint on the born-digital PDFs of corpus/general and corpus/tables, as the
 // issue measures them: word recall against pdftotext, Word paragraphs flowing (no frames, no text boxes),
-// one slide per page with the text in text boxes. All 130 files, every run (about 4.5 minutes on 2 cores).
-import { execFile } from "node:child_process";
+// one slide per page with the text in text boxes. All 130 files, every run.
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { ChildPool } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanup, corpusPath, part, readZip, wordRecall, workDir } from "./helpers.js";
 import {
@@ -16,8 +15,17 @@ import {
   textShapesOutsideTextBoxes,
 } from "./office-text.js";
 
-const execFileAsync = promisify(execFile);
-const convertChild = fileURLToPath(new URL("./convert-child.mjs", import.meta.url));
+/** Two engine processes: the machine has two cores. */
+const engines = new ChildPool<Record<string, unknown>, ConversionAnswer>(
+  fileURLToPath(new URL("./engine-child.mjs", import.meta.url)),
+  { size: 2, callsPerChild: 50 },
+);
+
+interface ConversionAnswer {
+  result?: { outputs: { path: string }[] };
+  failure?: { code: string; message: string };
+  seconds: number;
+}
 
 /** The recall the issue asks for. */
 const threshold = 0.98;
@@ -38,16 +46,12 @@ interface Outcome {
 async function convert(kind: "word" | "powerpoint", input: BornDigital) {
   const jobDir = await workDir();
   try {
-    const { stdout } = await execFileAsync(
-      process.execPath,
-      [convertChild, kind, corpusPath(input.file), basename(input.file), jobDir],
-      { maxBuffer: 64 * 1024 * 1024 },
-    );
-    const answer = JSON.parse(stdout) as {
-      result?: { outputs: { path: string }[] };
-      failure?: { code: string; message: string };
-      seconds: number;
-    };
+    const answer = await engines.call({
+      kind,
+      path: corpusPath(input.file),
+      name: basename(input.file),
+      workDir: jobDir,
+    });
     if (answer.failure)
       throw new Error(`${kind} ${input.file}: ${answer.failure.code}: ${answer.failure.message}`);
     const zip = await readZip(answer.result?.outputs[0]?.path ?? "");
@@ -79,18 +83,9 @@ async function measure(input: BornDigital): Promise<Outcome> {
   };
 }
 
-/** Two conversions at a time: the machine has two cores. */
+/** Every file, two at a time (one per engine process). */
 async function measureAll(inputs: BornDigital[]): Promise<Outcome[]> {
-  const outcomes: Outcome[] = [];
-  let next = 0;
-  const worker = async () => {
-    for (let input = inputs[next++]; input !== undefined; input = inputs[next++]) {
-      outcomes.push(await measure(input));
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  const order = new Map(inputs.map((input, index) => [input, index]));
-  return outcomes.sort((a, b) => (order.get(a.input) ?? 0) - (order.get(b.input) ?? 0));
+  return Promise.all(inputs.map((input) => measure(input)));
 }
 
 function report(outcomes: Outcome[]): string {
@@ -126,7 +121,8 @@ describe("PDF to Word and PowerPoint on the born-digital corpus", () => {
     outcomes = await measureAll(inputs);
     console.log(report(outcomes));
   }, 20 * 60_000);
-  afterAll(() => {
+  afterAll(async () => {
+    await engines.close();
     console.log(`corpus sweep: ${((Date.now() - started) / 1000).toFixed(0)} s for ${inputs.length} files`);
   });
 

@@ -1,19 +1,20 @@
 // The Excel writer's fidelity on every born-digital PDF of corpus/tables: each sheet holds exactly its
 // table's grid (layout's tableToGrid) cell for cell, numbers and dates as the values parseCellText gives,
-// and its merged areas exactly the table's spans. Conversions and layout run in child processes.
-import { execFile } from "node:child_process";
+// and its merged areas exactly the table's spans. Conversions and layout run in two engine processes.
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { ChildPool } from "@octavo/testing";
 import ExcelJS from "exceljs";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCellText } from "../src/index.js";
 import { cleanup, corpusPath, workDir } from "./helpers.js";
 import { bornDigitalCorpus } from "./office-text.js";
 
-const execFileAsync = promisify(execFile);
-const convertChild = fileURLToPath(new URL("./convert-child.mjs", import.meta.url));
-const tablesChild = fileURLToPath(new URL("./tables-child.mjs", import.meta.url));
+/** Two engine processes: the machine has two cores. */
+const engines = new ChildPool<Record<string, unknown>, unknown>(
+  fileURLToPath(new URL("./engine-child.mjs", import.meta.url)),
+  { size: 2, callsPerChild: 50 },
+);
 
 interface LayoutTable {
   page: number;
@@ -29,18 +30,17 @@ interface FileOutcome {
   workbook: ExcelJS.Workbook | string;
 }
 
-async function runChild(args: string[]): Promise<string> {
-  const { stdout } = await execFileAsync(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
-  return stdout;
-}
-
 async function convertTables(file: string): Promise<FileOutcome> {
-  const tables = JSON.parse(await runChild([tablesChild, corpusPath(file)])) as LayoutTable[];
+  const tables = (await engines.call({ kind: "tables", path: corpusPath(file) })) as LayoutTable[];
   const jobDir = await workDir();
   try {
-    const answer = JSON.parse(
-      await runChild([convertChild, "excel", corpusPath(file), basename(file), jobDir, '{"mode":"tables"}']),
-    ) as { result?: { outputs: { path: string }[] }; failure?: { code: string } };
+    const answer = (await engines.call({
+      kind: "excel",
+      path: corpusPath(file),
+      name: basename(file),
+      workDir: jobDir,
+      options: { mode: "tables" },
+    })) as { result?: { outputs: { path: string }[] }; failure?: { code: string } };
     if (answer.failure) return { file, tables, workbook: answer.failure.code };
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile(answer.result?.outputs[0]?.path ?? "");
@@ -119,13 +119,7 @@ describe("pdfToExcel (tables mode) on every born-digital PDF of corpus/tables", 
   const outcomes: FileOutcome[] = [];
 
   beforeAll(async () => {
-    let next = 0;
-    const worker = async () => {
-      for (let input = tablesFiles[next++]; input !== undefined; input = tablesFiles[next++]) {
-        outcomes.push(await convertTables(input.file));
-      }
-    };
-    await Promise.all([worker(), worker()]);
+    outcomes.push(...(await Promise.all(tablesFiles.map((input) => convertTables(input.file)))));
     outcomes.sort((a, b) => a.file.localeCompare(b.file));
     const lines = outcomes.map(({ file, tables, workbook }) => {
       const sheets = typeof workbook === "string" ? workbook : `${workbook.worksheets.length} sheets`;
@@ -133,6 +127,9 @@ describe("pdfToExcel (tables mode) on every born-digital PDF of corpus/tables", 
     });
     console.log(lines.join("\n"));
   }, 15 * 60_000);
+  afterAll(async () => {
+    await engines.close();
+  });
 
   it("finds tables in (nearly) every file and writes one sheet per table, or fails with no_tables", () => {
     expect(outcomes).toHaveLength(tablesFiles.length);

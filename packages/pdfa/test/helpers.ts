@@ -1,13 +1,13 @@
 import { execFile } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, dirname, extname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { basename, extname, join } from "node:path";
 import { promisify } from "node:util";
+import { corpusDir } from "@octavo/testing";
 
 const execFileAsync = promisify(execFile);
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-export const corpusDir = join(repoRoot, "..", "shared", "corpus");
+
+export { corpusDir };
 
 export function corpus(path: string): string {
   return join(corpusDir, path);
@@ -38,36 +38,48 @@ export async function officeSources(): Promise<string[]> {
 }
 
 /**
- * Converts corpus office files to PDF with LibreOffice, one soffice process per file (same-stem files
- * such as x.doc and x.docx would overwrite each other in one run). Returns the PDFs made.
+ * Converts corpus office files to PDF with LibreOffice and returns the PDFs made, in the order of
+ * `sources`. One soffice run takes every file whose name, less its extension, no other file of the run
+ * has (x.doc and x.docx would overwrite each other's x.pdf); a cold LibreOffice start is most of a
+ * small file's conversion.
  */
 export async function officePdfs(sources: string[], dir: string): Promise<string[]> {
-  const made: string[] = [];
-  const profile = join(dir, "lo-profile");
+  const stem = (source: string) => basename(source, extname(source));
+  const runs: string[][] = [];
   for (const source of sources) {
-    const outdir = join(dir, source.replaceAll(/[/.]/g, "_"));
-    try {
-      await execFileAsync(
-        "soffice",
-        [
-          "--headless",
-          `-env:UserInstallation=file://${profile}`,
-          "--convert-to",
-          "pdf",
-          "--outdir",
-          outdir,
-          corpus(source),
-        ],
-        { timeout: 180_000 },
-      );
-      const pdf = join(outdir, `${basename(source, extname(source))}.pdf`);
-      await readFile(pdf);
-      made.push(pdf);
-    } catch {
-      // A file LibreOffice cannot convert is not an input of this test.
+    const run = runs.find((files) => files.every((file) => stem(file) !== stem(source)));
+    if (run) run.push(source);
+    else runs.push([source]);
+  }
+  const made = new Map<string, string>();
+  const profile = join(dir, "lo-profile");
+  for (const [index, files] of runs.entries()) {
+    const outdir = join(dir, `run-${index}`);
+    await execFileAsync(
+      "soffice",
+      [
+        "--headless",
+        `-env:UserInstallation=file://${profile}`,
+        "--convert-to",
+        "pdf",
+        "--outdir",
+        outdir,
+        ...files.map(corpus),
+      ],
+      { timeout: 180_000 * files.length },
+    ).catch(() => undefined); // a file LibreOffice cannot convert is not an input of this test
+    for (const source of files) {
+      const pdf = join(outdir, `${stem(source)}.pdf`);
+      if (
+        await readFile(pdf).then(
+          () => true,
+          () => false,
+        )
+      )
+        made.set(source, pdf);
     }
   }
-  return made;
+  return sources.flatMap((source) => made.get(source) ?? []);
 }
 
 const preflightJars = [

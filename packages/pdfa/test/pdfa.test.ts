@@ -1,9 +1,9 @@
-import { execFile, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { copyFile, mkdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { type EngineResult, type JobErrorCode, JobFailure } from "@octavo/engines";
+import { ChildPool } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PdfALevel, pdfaLevels, toPdfA, validatePdfA } from "../src/index.js";
 import {
@@ -18,8 +18,6 @@ import {
   workDir,
 } from "./helpers.js";
 
-const execFileAsync = promisify(execFile);
-
 const fullCorpus = process.env.OCTAVO_FULL_CORPUS === "1";
 /** The share of inputs that must come out as valid PDF/A, per level. */
 const threshold = 0.95;
@@ -32,26 +30,26 @@ afterAll(async () => {
   await cleanup(dir);
 });
 
-const convertChild = fileURLToPath(new URL("./convert-child.mjs", import.meta.url));
-
 /**
- * Converts in a fresh Node process, as the worker's per-job sandbox does. A long run of documents in one
- * process can corrupt MuPDF.js's WASM heap (a crash in a finaliser after about 25 files; see the known
- * limits in docs/engines.md), which production never does and the tests must not either.
+ * Converts in one of two engine processes, each call on a fresh MuPDF instance as a reused sandbox of the
+ * worker runs it: a long run of documents on one instance can corrupt MuPDF.js's WASM heap (a crash in a
+ * finaliser after about 25 files; see the known limits in docs/engines.md), which the tests must not risk.
  */
+const engines = new ChildPool<
+  { path: string; name: string; level: PdfALevel; workDir: string },
+  { result?: EngineResult; failure?: { code: JobErrorCode; message: string; detail?: string } }
+>(fileURLToPath(new URL("./engine-child.mjs", import.meta.url)), { size: 2, callsPerChild: 50 });
+afterAll(async () => {
+  await engines.close();
+});
+
 async function toPdfAInChild(
   path: string,
   name: string,
   level: PdfALevel,
   jobDir: string,
 ): Promise<EngineResult> {
-  const { stdout } = await execFileAsync(process.execPath, [convertChild, path, name, level, jobDir], {
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  const answer = JSON.parse(stdout) as {
-    result?: EngineResult;
-    failure?: { code: JobErrorCode; message: string; detail?: string };
-  };
+  const answer = await engines.call({ path, name, level, workDir: jobDir });
   if (answer.failure) {
     throw new JobFailure(answer.failure.code, answer.failure.message, { detail: answer.failure.detail });
   }
@@ -234,25 +232,21 @@ describe("conversion", () => {
     expect(error.message).toMatch(/PMingLiU.*lack characters/);
   });
 
-  it("level 1 spells out Ghostscript's Type 3 encodings and keeps reals within ±32767, so Preflight passes", {
-    timeout: 120_000,
-  }, async () => {
+  it("level 1 spells out Ghostscript's Type 3 encodings and keeps reals within ±32767, so Preflight passes", async () => {
     // Before: Preflight 3.2.4 (a Type 3 BaseEncoding it cannot read) and 1.0.6 (glyph programs at 100×).
     const result = await convert(corpus("general/pdfjs_issue19971_jpn.pdf"), "1");
     expect((await preflight([result.output.path], dir)).get(result.output.path)).toEqual([]);
     expect(await validatePdfA(result.output.path, "1")).toEqual({ valid: true, problems: [] });
   });
 
-  it("keeps all 18 same-named attachments at level 3 (govdocs_error_set_2_064034.pdf)", {
-    timeout: 120_000,
-  }, async () => {
+  it("keeps all 18 same-named attachments at level 3 (govdocs_error_set_2_064034.pdf)", async () => {
     const result = await convert(corpus("general/govdocs_error_set_2_064034.pdf"), "3");
     expect(await validatePdfA(result.output.path, "3")).toEqual({ valid: true, problems: [] });
     const listing = spawnSync("pdfdetach", ["-list", result.output.path], { encoding: "utf8" }).stdout;
     expect(listing).toMatch(/^18 embedded files/);
   });
 
-  it("level 1 keeps the text of pdfjs_pdkids.pdf and finishes quickly", { timeout: 120_000 }, async () => {
+  it("level 1 keeps the text of pdfjs_pdkids.pdf and finishes quickly", async () => {
     // Its images carried "/SMask /None", which Ghostscript counts as transparency: every page used to be
     // rasterised at 720 dpi (239 s, no text left).
     const started = performance.now();
@@ -262,9 +256,7 @@ describe("conversion", () => {
     expect(result.warnings.join("\n")).not.toMatch(/can still be extracted/);
   });
 
-  it("level 1 flattens pdfjs_tracemonkey_with_annotations.pdf without corrupting MuPDF's heap", {
-    timeout: 120_000,
-  }, async () => {
+  it("level 1 flattens pdfjs_tracemonkey_with_annotations.pdf without corrupting MuPDF's heap", async () => {
     // MuPDF.js hands the transparency probe's shade and image callbacks borrowed wrappers with a drop
     // finaliser; without forgetBorrowed() this conversion failed with "memory access out of bounds".
     const result = await convert(corpus("general/pdfjs_tracemonkey_with_annotations.pdf"), "1");

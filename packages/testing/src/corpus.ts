@@ -2,16 +2,11 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
+/** ../shared beside the repository: the service spec, the guides and the corpus. */
+export const sharedDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..", "shared");
+
 /** ../shared/corpus beside the repository: real files written by others (see its MANIFEST.tsv). */
-export const corpusDir = join(
-  dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "..",
-  "..",
-  "shared",
-  "corpus",
-);
+export const corpusDir = join(sharedDir, "corpus");
 
 export function corpusPath(relative: string): string {
   return join(corpusDir, relative);

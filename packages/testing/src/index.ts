@@ -1,4 +1,5 @@
-export { type CorpusEntry, corpusDir, corpusPath, readManifest } from "./corpus.js";
+export { answerCalls, ChildPool } from "./child-pool.js";
+export { type CorpusEntry, corpusDir, corpusPath, readManifest, sharedDir } from "./corpus.js";
 export {
   createPostgresDatabase,
   createSqliteDatabase,

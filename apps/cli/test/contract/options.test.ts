@@ -334,7 +334,8 @@ describe("every operation's options, through the API", () => {
   const filesFor: Record<string, { path: string; name: string }[]> = {};
 
   beforeAll(async () => {
-    stack = await startStack({ database: "sqlite", redis: "supervised" });
+    // Validation answers at once, before a job exists: no workers (they would run every accepted job).
+    stack = await startStack({ database: "sqlite", redis: "supervised", workers: false });
     scratch = await createTempDir();
     // Validation happens before any engine reads the file, so small stand-ins do for Office, HTML and images.
     for (const [kind, name, body] of [

@@ -94,7 +94,7 @@ describe("POST /v1/pipeline", () => {
     client = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
     other = new Client(stack.baseUrl, (await stack.createAccount("business")).apiKey);
     scratch = await createTempDir("octavo-pipeline-");
-  }, 120_000);
+  });
   afterAll(async () => {
     await stack?.close();
     await hooks?.close();
@@ -217,7 +217,7 @@ describe("POST /v1/pipeline", () => {
     const locked = await run([encrypted], [{ operation: "rotate" }, { operation: "compress" }], 3);
     expect(locked.job).toMatchObject({ status: "failed", error: "password_required" });
     expect(locked.job.message).toMatch(/^Step 1 of 2 \(rotate\) failed: /);
-  }, 120_000);
+  });
 
   it("refuses a pipeline that cannot run with 400 invalid_options naming the step, before anything is kept", async () => {
     const refusals: [steps: unknown, detail: string | RegExp][] = [
@@ -285,7 +285,7 @@ describe("POST /v1/pipeline", () => {
     });
     // Nothing was kept from any of them.
     expect((await client.get("/v1/jobs?operation=pipeline&status=queued")).body.data).toEqual([]);
-  }, 60_000);
+  });
 
   it("keeps a pipeline to its account, takes URL inputs and an Idempotency-Key, and lists it under operation=pipeline", async () => {
     const keyed = () =>
@@ -319,7 +319,7 @@ describe("POST /v1/pipeline", () => {
     expect(listed.map((item) => item.id)).toContain(id);
     expect(listed.every((item) => item.operation === "pipeline" && item.steps?.length)).toBe(true);
     expect((await other.get("/v1/jobs?operation=pipeline")).body.data).toEqual([]);
-  }, 60_000);
+  });
 });
 
 describe("a pipeline whose worker dies mid-step", () => {
@@ -335,7 +335,7 @@ describe("a pipeline whose worker dies mid-step", () => {
       workers: false,
       env: { OCTAVO_JOB_LOCK_SECONDS: "2" },
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const worker of workers) if (worker.pid) killProcessTree(worker.pid, { includeRoot: true });
     await Promise.all(workers.map(exited));

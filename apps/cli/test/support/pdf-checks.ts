@@ -28,10 +28,6 @@ export async function qpdfCheck(path: string, password?: string): Promise<number
   return (await runTool("qpdf", args)).code;
 }
 
-export async function isEncrypted(path: string): Promise<boolean> {
-  return (await runTool("qpdf", ["--is-encrypted", path])).code === 0;
-}
-
 export async function requiresPassword(path: string): Promise<boolean> {
   return (await runTool("qpdf", ["--requires-password", path])).code === 0;
 }

@@ -19,13 +19,6 @@ export const pdfsOf = (category: string): CorpusEntry[] =>
 
 export const nameOf = (entry: CorpusEntry): string => entry.path.split("/").pop() ?? entry.path;
 
-/** mislabeled/ PDFs that both parsers read whole despite the junk around their header. */
-export const MISLABELED_BUT_READABLE = new Set([
-  "pdfjs_issue6069.pdf",
-  "tika_testPDF_bom.pdf",
-  "pdfjs_bug1606566.pdf",
-]);
-
 /** How a damaged or unreadable input may end, besides done: never `internal` or `timeout`. */
 export const DAMAGED_CODES = ["invalid_input", "password_required", "conversion_failed"];
 
