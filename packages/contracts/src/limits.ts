@@ -1,3 +1,7 @@
+// Also exported alone as @octavo/contracts/limits (and durations.ts as /durations): the engines read
+// these numbers in every sandbox process, whose start should not pay for the option schemas and the
+// OpenAPI document the package's index loads (about 0.15 s of CPU).
+
 /** The spec's fixed numbers that are not per plan, in one place so the API, workers and docs agree. */
 export const serviceLimits = {
   /** A job running longer than this fails with `timeout`. */

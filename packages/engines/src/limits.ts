@@ -1,4 +1,4 @@
-import { inputLimits } from "@octavo/contracts";
+import { inputLimits } from "@octavo/contracts/limits";
 
 /** Work caps for hostile or absurd files; the input limits clients are told of come from the contract. */
 export const limits = {

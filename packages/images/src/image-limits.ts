@@ -1,4 +1,4 @@
-import { imageInputLimits } from "@octavo/contracts";
+import { imageInputLimits } from "@octavo/contracts/limits";
 import { JobFailure, limits } from "@octavo/engines";
 import { count } from "./count.js";
 

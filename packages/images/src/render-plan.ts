@@ -1,4 +1,4 @@
-import { imageRenderLimits } from "@octavo/contracts";
+import { imageRenderLimits } from "@octavo/contracts/limits";
 import { JobFailure, type PageRange, type PdfDocument, requireWithin } from "@octavo/engines";
 import { count } from "./count.js";
 

@@ -1,4 +1,5 @@
-import { durationInWords, inputLimits } from "@octavo/contracts";
+import { durationInWords } from "@octavo/contracts/durations";
+import { inputLimits } from "@octavo/contracts/limits";
 import { JobFailure } from "@octavo/engines";
 import bytes from "bytes";
 

@@ -1,5 +1,5 @@
 import { open, readFile } from "node:fs/promises";
-import { inputLimits } from "@octavo/contracts";
+import { inputLimits } from "@octavo/contracts/limits";
 import * as CFB from "cfb";
 import { zipPackageExtensions } from "./extensions.js";
 import { unpackedBytes } from "./zip-size.js";
