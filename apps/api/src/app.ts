@@ -1,6 +1,7 @@
 import express, { type Express } from "express";
 import type { ApiContext } from "./context.js";
 import { authenticate } from "./middleware/authenticate.js";
+import { bodyIdleCutOff } from "./middleware/body-idle.js";
 import { errorHandler, notFoundHandler } from "./middleware/errors.js";
 import { httpMetrics } from "./middleware/http-metrics.js";
 import { rateLimit } from "./middleware/rate-limit.js";
@@ -24,6 +25,7 @@ export function createApp(ctx: ApiContext): Express {
   // throttle keys on it); only as many hops as the operator says are trusted.
   app.set("trust proxy", ctx.config.trustProxyHops);
   app.use(requestId);
+  app.use(bodyIdleCutOff(ctx.config.requestIdleSeconds));
   app.use(httpMetrics(ctx.metrics));
   // Only when the operator put the metrics on the API's own port (OCTAVO_METRICS_PORT = OCTAVO_PORT).
   if (ctx.config.metricsPort === ctx.config.port) app.use(metricsRouter(ctx.metrics));

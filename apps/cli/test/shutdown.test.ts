@@ -1,9 +1,15 @@
+import { spawn } from "node:child_process";
 import { get } from "node:http";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { corpusPath, createTempDir, waitFor } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exited } from "./support/cluster.js";
 import { descendantsMatching, processesMatching } from "./support/processes.js";
 import { cliAccount, octavoCli, startServiceProcess } from "./support/service.js";
+import { freePort } from "./support/stack.js";
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
 // The single-machine service as `npm start` runs it, stopped the way a terminal's Ctrl-C stops it: SIGINT to
 // its whole process group. The running jobs finish, nothing is left running, and nothing is logged as an error.
@@ -80,4 +86,81 @@ describe("octavo start, stopped by a signal to its process group", () => {
       if (service.exitCode === null) process.kill(-(service.pid ?? 0), "SIGKILL");
     }
   });
+});
+
+/** Whether the process is still there (a zombie counts as gone). */
+function alive(pid: number): boolean {
+  return processesMatching("").includes(pid);
+}
+
+// The README's `npm start`, stopped the way a supervisor that signals one process stops it: the signal goes
+// to the npm process alone, not its group. npm passes SIGINT and SIGTERM on to its script, and not SIGHUP;
+// either way the whole service must stop, and with SIGINT and SIGTERM npm ends with the service's status.
+describe("npm start, stopped by a signal to the npm process alone", () => {
+  // Each case's processes, killed at the end even when a case times out before its own cleanup.
+  const everyService: number[] = [];
+  afterAll(() => {
+    for (const pid of everyService.filter(alive)) process.kill(pid, "SIGKILL");
+  });
+  it.each(["SIGTERM", "SIGINT", "SIGHUP"] as const)(
+    "%s stops every process of the service",
+    async (signal) => {
+      const dataDir = await createTempDir("octavo-npm-start-");
+      const port = await freePort();
+      // --no-install: this checkout is set up, and a build must not rewrite files other test files read.
+      const npm = spawn("npm", ["start", "--", "--no-install"], {
+        cwd: repoRoot,
+        env: {
+          ...process.env,
+          OCTAVO_DATA_DIR: dataDir.path,
+          OCTAVO_PORT: String(port),
+          OCTAVO_SHUTDOWN_GRACE_SECONDS: "5",
+        },
+        detached: true, // a group of its own, so that only the test's cleanup ever signals the group
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      for (const stream of [npm.stdout, npm.stderr]) stream.on("data", (chunk: Buffer) => (output += chunk));
+      const npmPid = npm.pid ?? 0;
+      let service: number[] = [];
+      try {
+        await waitFor(
+          "the API to answer /healthz",
+          async () => {
+            if (npm.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
+            const status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+              (answer) => answer.status,
+              () => 0,
+            );
+            return status === 200 ? true : undefined;
+          },
+          90_000,
+          200,
+        );
+        // Everything npm started: the shell, setup.mjs, octavo start, its redis-server, sandboxes, engines.
+        service = descendantsMatching(npmPid, "");
+        everyService.push(npmPid, ...service);
+        expect(service.length, output).toBeGreaterThanOrEqual(3);
+
+        process.kill(npmPid, signal);
+        const status = await exited(npm);
+        if (signal !== "SIGHUP") expect(status, output).toBe(0);
+        await waitFor(
+          "every process of the service to end",
+          () => (service.filter(alive).length === 0 ? true : undefined),
+          60_000,
+          100,
+        );
+        const answered = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          () => true,
+          () => false,
+        );
+        expect(answered).toBe(false);
+      } finally {
+        for (const pid of service.filter(alive)) process.kill(pid, "SIGKILL");
+        if (npm.exitCode === null && npm.signalCode === null) process.kill(-npmPid, "SIGKILL");
+        await dataDir.dispose();
+      }
+    },
+  );
 });

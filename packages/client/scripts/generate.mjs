@@ -48,7 +48,8 @@ export function operationsOf(document) {
   return Object.entries(document.paths).flatMap(([path, item]) => {
     const post = item.post;
     if (!post?.["x-octavo-operation"]) return [];
-    const json = post.requestBody.content["application/json"].schema.properties.options;
+    // Form B's body is an anyOf (with url, with urls) whose branches share their properties.
+    const json = post.requestBody.content["application/json"].schema.anyOf[0].properties.options;
     const options = schemas[json.$ref.split("/").pop()];
     const required = new Set(options.required ?? []);
     const id = post["x-octavo-operation"];

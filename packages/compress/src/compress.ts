@@ -150,17 +150,15 @@ async function compressIn(
     );
     base = repaired;
   }
-  // A sound copy of a damaged input, returned when nothing smaller is made (never for gray: it has colour).
-  const fallback: Candidate | undefined =
-    originalSound || options.grayscale
-      ? undefined
-      : {
-          path: base.path,
-          bytes: (await stat(base.path)).size,
-          setting: "repaired copy of the damaged original, not compressed further",
-          engine: base.engine === "" ? "qpdf or MuPDF (rebuild)" : base.engine,
-          nonImageBytes: 0,
-        };
+  // A sound copy of a damaged input, returned when nothing smaller is made (for gray, only when it has no colour).
+  const soundCopy = async (): Promise<Candidate> => ({
+    path: base.path,
+    bytes: (await stat(base.path)).size,
+    setting: "repaired copy of the damaged original, not compressed further",
+    engine: base.engine === "" ? "qpdf or MuPDF (rebuild)" : base.engine,
+    nonImageBytes: 0,
+  });
+  const fallback = originalSound || options.grayscale ? undefined : await soundCopy();
 
   const maker = structure.sound
     ? early.maker
@@ -190,9 +188,13 @@ async function compressIn(
     warnings.push(...maker.warnings);
 
     let chosen = best !== undefined && best.bytes < inputBytes ? best : undefined;
+    // Gray asked of a file with no colour (black text, say): nothing needs graying, so the file itself, or
+    // its sound copy, is a gray result. Ghostscript's gray rewrite of a small file is seldom smaller.
+    const colourless = options.grayscale && chosen === undefined && !(await hasColour(base.path, ctx.signal));
+    const copy = fallback ?? (colourless && !originalSound ? await soundCopy() : undefined);
     if (chosen === undefined && !originalSound) {
       // The damaged original is not a valid result: the smallest sound copy is, even when it is larger.
-      chosen = [best, fallback]
+      chosen = [best, copy]
         .filter((candidate) => candidate !== undefined)
         .sort((a, b) => a.bytes - b.bytes)[0];
       if (chosen !== undefined && chosen.bytes >= inputBytes) {
@@ -201,19 +203,27 @@ async function compressIn(
         );
       }
     }
-    if (chosen === undefined && options.grayscale) {
-      throw new JobFailure(
-        "conversion_failed",
-        `${name} could not be converted to grayscale without losing content (${maker.lastProblem ?? "the engines failed"}).`,
+    if (chosen === undefined && options.grayscale && !colourless) {
+      // Gray is what was asked for: a gray result that is not smaller is still the answer.
+      if (best === undefined) {
+        throw new JobFailure(
+          "conversion_failed",
+          `${name} could not be converted to grayscale without losing content (${maker.lastProblem ?? "no gray result kept all of it"}).`,
+        );
+      }
+      chosen = best;
+      warnings.push(
+        `${name} is now in grayscale but could not be made smaller (${Math.round((best.bytes / inputBytes) * 100)} % of its size).`,
       );
     }
     if (chosen === undefined && !originalSound)
       throw unrepairable(name, maker.lastProblem ?? structure.problem);
     const outputBytes = chosen?.bytes ?? inputBytes;
     if (chosen === undefined) {
-      warnings.push(
-        `${name} could not be made smaller${options.targetKB === undefined ? " at this level" : ""}; the original file is returned unchanged.`,
-      );
+      const why = colourless
+        ? `${name} has no colour to remove and could not be made smaller`
+        : `${name} could not be made smaller${options.targetKB === undefined ? " at this level" : ""}`;
+      warnings.push(`${why}; the original file is returned unchanged.`);
     }
     const report: CompressionReport = {
       inputBytes,

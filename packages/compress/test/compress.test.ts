@@ -33,6 +33,27 @@ function stepsRun(progress: number[]): number[] {
     .map((fraction) => Math.round(((fraction - 0.1) / 0.85) * 6));
 }
 
+/** A one-page PDF (letter size) whose content stream is `content`, with a correct cross-reference table. */
+function pdfDrawing(content: string): Buffer {
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ];
+  let pdf = "%PDF-1.4\n";
+  const offsets = objects.map((body, index) => {
+    const offset = pdf.length;
+    pdf += `${index + 1} 0 obj\n${body}\nendobj\n`;
+    return offset;
+  });
+  const table = offsets.map((offset) => `${String(offset).padStart(10, "0")} 00000 n \n`).join("");
+  const xrefAt = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${table}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+  return Buffer.from(pdf, "latin1");
+}
+
 async function failure(promise: Promise<unknown>): Promise<JobFailure> {
   const error = await promise.then(
     () => undefined,
@@ -202,6 +223,38 @@ describe("grayscale", () => {
     const result = await run(input, { level: "recommended", grayscale: true });
     await expectKept(input, result);
     expect(await colourPixels(result.outputs[0]?.path ?? "")).toBe(0);
+  });
+
+  // Ghostscript's gray rewrite of a small file is seldom smaller; these jobs once failed with "the engines
+  // failed", though no engine did.
+  it.each(["general/cabinet_javascript.pdf", "general/ocrmypdf_livecycle.pdf"])(
+    "returns %s, which has no colour, unchanged with a warning when gray is not smaller",
+    async (file) => {
+      const input = corpus(file);
+      expect(await colourPixels(input)).toBe(0);
+      const result = await run(input, { level: "recommended", grayscale: true });
+      const output = result.outputs[0]?.path ?? "";
+      expect(await colourPixels(output)).toBe(0);
+      if (result.report.outputBytes === result.report.inputBytes) {
+        expect((await readFile(output)).equals(await readFile(input))).toBe(true);
+        expect(result.warnings.join(" ")).toMatch(
+          /has no colour to remove and could not be made smaller; the original file is returned unchanged/,
+        );
+      } else {
+        expect(result.report.outputBytes).toBeLessThan(result.report.inputBytes);
+      }
+    },
+  );
+
+  it("returns the gray result of a small colour file even when it is not smaller, with a warning", async () => {
+    const input = join(dir, "red-square.pdf");
+    await writeFile(input, pdfDrawing("1 0 0 rg 72 72 200 200 re f 0 0 1 rg 300 300 100 100 re f"));
+    expect(await colourPixels(input)).toBeGreaterThan(1000);
+    const result = await run(input, { level: "recommended", grayscale: true });
+    expect(await colourPixels(result.outputs[0]?.path ?? "")).toBe(0);
+    // A few hundred bytes: any rewrite of it is larger, which is the case under test.
+    expect(result.report.outputBytes).toBeGreaterThanOrEqual(result.report.inputBytes);
+    expect(result.warnings.join(" ")).toMatch(/is now in grayscale but could not be made smaller/);
   });
 
   it("keeps links and bookmarks through the gray rewrite", async () => {

@@ -49,6 +49,8 @@ export interface Config {
   urlAllowlist: string;
   /** Per-URL download deadline for URL inputs. */
   urlTimeoutSeconds: number;
+  /** A request body from which nothing arrives for this long is cut off with 400, its upload removed. */
+  requestIdleSeconds: number;
   logLevel: "debug" | "info" | "warn" | "error";
   /**
    * How many proxies (load balancer, ingress) stand in front of the API: the client address is read
@@ -208,6 +210,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     queueBacklogSeconds: readInteger(env, "OCTAVO_QUEUE_MAX_BACKLOG_SECONDS", 900, 1, 86_400),
     urlAllowlist: env.OCTAVO_URL_ALLOWLIST ?? "",
     urlTimeoutSeconds: readInteger(env, "OCTAVO_URL_TIMEOUT_SECONDS", 30, 1, 600),
+    requestIdleSeconds: readInteger(env, "OCTAVO_REQUEST_IDLE_SECONDS", 60, 1, 3600),
     logLevel: logLevel as Config["logLevel"],
     trustProxyHops: readInteger(env, "OCTAVO_TRUST_PROXY_HOPS", 0, 0, 10),
     healthPort,
@@ -245,6 +248,7 @@ export function unknownSettings(env: Env = process.env): string[] {
     "OCTAVO_QUEUE_MAX_BACKLOG_SECONDS",
     "OCTAVO_URL_ALLOWLIST",
     "OCTAVO_URL_TIMEOUT_SECONDS",
+    "OCTAVO_REQUEST_IDLE_SECONDS",
     "OCTAVO_LOG_LEVEL",
     "OCTAVO_NODE",
   ]);

@@ -58,12 +58,34 @@ beforeAll(() => {
   document = buildOpenApiDocument({ serverUrl: "http://localhost:8080" });
 });
 
+/**
+ * Form B's body schema: an anyOf of "with url" and "with urls", whose branches share their properties and
+ * refuse other fields. Returns the first branch, after checking that shape.
+ */
+function jsonForm(content: Json): Json {
+  const branches = at(content, "application/json", "schema").anyOf as Json[];
+  const first = (branches[0]?.required ?? []) as string[];
+  expect(branches.map((branch) => branch.required)).toEqual(
+    first.includes("steps")
+      ? [
+          ["url", "steps"],
+          ["urls", "steps"],
+        ]
+      : [["url"], ["urls"]],
+  );
+  for (const branch of branches) {
+    expect(branch).toMatchObject({ type: "object", additionalProperties: false });
+    expect(branch.properties).toEqual(branches[0]?.properties);
+  }
+  return branches[0] as Json;
+}
+
 /** The schema of an operation's JSON-form options, followed through its $ref. */
 function documentedOptions(id: OperationId): { viaJson: unknown; viaMultipart: unknown } {
   const spec = operations.find((candidate) => candidate.id === id);
   if (spec === undefined) throw new Error(id);
   const content = at(document, "paths", spec.path, "post", "requestBody", "content");
-  const jsonRef = at(content, "application/json", "schema", "properties", "options").$ref;
+  const jsonRef = at(jsonForm(content), "properties", "options").$ref;
   const multipartRef = at(
     content,
     "multipart/form-data",
@@ -116,7 +138,7 @@ describe("OpenAPI document", () => {
         type: "string",
         contentMediaType: "application/json",
       });
-      const json = at(content, "application/json", "schema", "properties");
+      const json = at(jsonForm(content), "properties");
       expect(Object.keys(json)).toEqual(["url", "urls", "options", "webhook_url"]);
       expect(at(json, "urls")).toMatchObject({ type: "array", maxItems: 20 });
       expect(Object.keys(at(post, "responses"))).toEqual(jobCreatingResponses);
@@ -266,8 +288,8 @@ describe("one source of truth", () => {
     const post = at(document, "paths", "/v1/pipeline", "post");
     expect(post.tags).toEqual(["Pipelines"]);
     const content = at(post, "requestBody", "content");
-    const steps = at(content, "application/json", "schema", "properties", "steps");
-    expect(at(content, "application/json", "schema").required).toEqual(["steps"]);
+    // jsonForm checks that both branches require the steps.
+    const steps = at(jsonForm(content), "properties", "steps");
     expect(at(content, "multipart/form-data", "schema", "properties", "steps", "contentSchema")).toEqual(
       steps,
     );

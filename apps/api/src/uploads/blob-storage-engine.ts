@@ -65,6 +65,12 @@ export class BlobStorageEngine implements multer.StorageEngine {
         this.hooks.onLimit(req, file);
       }
     });
+    // A part cut off (the body ended before its closing boundary, or the client went away) errors the
+    // file stream; pipe() does not pass that on, and the write would wait for the rest forever.
+    file.stream.on("error", (error: Error) => body.destroy(error));
+    // The store reads `body` only once it is ready to write (a local store makes its folder first); an
+    // error before then must reach the store's write, not be thrown with no listener.
+    body.on("error", () => undefined);
     file.stream.pipe(body);
     const write = this.store.put(placed.key, body);
     this.hooks.track(write);

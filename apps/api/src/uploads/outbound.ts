@@ -12,6 +12,16 @@ function asApiError(error: unknown, field: string, maxBytes?: number): unknown {
   return new ApiError(error.code, error.message, `${field}: ${error.detail}`);
 }
 
+/** A string that is no URL at all is a wrong input, not a blocked address. */
+function requireUrl(url: string, field: string): void {
+  if (URL.parse(url) !== null) return;
+  throw new ApiError(
+    "invalid_input",
+    `${field} is not a URL.`,
+    "Send an absolute http:// or https:// URL, e.g. https://example.com/report.pdf.",
+  );
+}
+
 /**
  * URL inputs and URLs the service will call later, through the one outbound policy (@octavo/net):
  * no private addresses unless allowlisted, every redirect checked, the connection pinned to the
@@ -20,9 +30,18 @@ function asApiError(error: unknown, field: string, maxBytes?: number): unknown {
 export function createOutbound(options: { allowlist: AllowList; timeoutMs: number }): Outbound {
   return {
     async check(url, field) {
+      requireUrl(url, field);
       try {
         await checkUrl(url, { allowlist: options.allowlist });
       } catch (error) {
+        // Nothing is fetched now: a URL the service calls later is refused for where it points.
+        if (error instanceof OutboundError && error.code === "unreachable_url") {
+          throw new ApiError(
+            "unreachable_url",
+            `${field} cannot be called: ${error.detail}`,
+            `${field}: ${error.detail}`,
+          );
+        }
         throw asApiError(error, field);
       }
     },
@@ -33,6 +52,7 @@ export function createOutbound(options: { allowlist: AllowList; timeoutMs: numbe
       position: number,
       maxBytes: number,
     ): Promise<StoredFile> {
+      requireUrl(url, "url");
       const field = `url ${url}`;
       try {
         const fetched = await downloadUrl(url, {

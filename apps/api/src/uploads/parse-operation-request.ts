@@ -46,7 +46,38 @@ export function tooLarge(name: string, maxFileBytes: number): ApiError {
   );
 }
 
+/**
+ * What busboy (multer's parser) throws for a body that is not a well-formed form, by its message (busboy
+ * gives no codes), and what the client should fix. Without this they reached the client as 500.
+ */
+const malformedBody: [RegExp, string, string][] = [
+  [
+    /^Multipart: Boundary not found$/,
+    "The multipart/form-data Content-Type has no boundary.",
+    "Send Content-Type: multipart/form-data; boundary=<the delimiter the body uses>. HTTP clients set it when they build the form; do not set the header by hand.",
+  ],
+  [
+    /^Unexpected end of (form|file)$/,
+    "The multipart body ended before its closing boundary.",
+    "Send the whole form, ending with --<boundary>--, and a Content-Length that counts every byte.",
+  ],
+  [
+    /^Malformed part header$/,
+    "A part of the multipart body has a malformed header.",
+    'Each part starts with a Content-Disposition: form-data; name="…" header line and a blank line.',
+  ],
+  [
+    /^Request (aborted|closed)$/,
+    "The request body did not arrive whole.",
+    "The connection closed before the whole body was sent.",
+  ],
+];
+
 function multerError(error: unknown): unknown {
+  if (error instanceof Error && !(error instanceof ApiError)) {
+    const known = malformedBody.find(([pattern]) => pattern.test(error.message));
+    if (known) return new ApiError("invalid_request", known[1], known[2]);
+  }
   if (!(error instanceof multer.MulterError)) return error;
   if (
     error.code === "LIMIT_PART_COUNT" ||

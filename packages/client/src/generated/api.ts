@@ -1052,7 +1052,7 @@ export type components = {
         SplitOptions: {
             /**
              * Format: page-ranges
-             * @description Comma-separated 1-based pages or <from>-<to> ranges, e.g. "1-3, 5, 7-9"; one output file per range. Omitted: one output file per page.
+             * @description Comma-separated 1-based pages or <from>-<to> ranges, e.g. "1-3, 5, 7-9"; one output file per range. Omitted: one output file per page. A range runs forwards: "5-2" is refused (write 2-5).
              */
             ranges?: string;
         };
@@ -1066,7 +1066,7 @@ export type components = {
             angle?: 90 | 180 | 270;
             /**
              * Format: page-ranges
-             * @description Pages to rotate: comma-separated 1-based pages or <from>-<to> ranges, e.g. "1-3, 5". Omitted: all pages.
+             * @description Pages to rotate: comma-separated 1-based pages or <from>-<to> ranges, e.g. "1-3, 5". Omitted: all pages. A range runs forwards: "5-2" is refused (write 2-5).
              */
             pages?: string;
         };
@@ -1205,7 +1205,7 @@ export type components = {
             dpi?: number;
             /**
              * Format: page-ranges
-             * @description Pages to render, e.g. "1-3, 5". Omitted: all pages; one image per page, in page order.
+             * @description Pages to render, e.g. "1-3, 5". Omitted: all pages; one image per page, in page order. A range runs forwards: "5-2" is refused (write 2-5).
              */
             pages?: string;
             /**
@@ -1267,7 +1267,7 @@ export type components = {
             position?: "center" | "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
             /**
              * Format: page-ranges
-             * @description Pages to watermark, e.g. "1-3, 5". Omitted: all pages.
+             * @description Pages to watermark, e.g. "1-3, 5". Omitted: all pages. A range runs forwards: "5-2" is refused (write 2-5).
              */
             pages?: string;
         };
@@ -1291,7 +1291,7 @@ export type components = {
             start?: number;
             /**
              * Format: page-ranges
-             * @description Pages to number, e.g. "2-10". Omitted: all pages.
+             * @description Pages to number, e.g. "2-10". Omitted: all pages. A range runs forwards: "5-2" is refused (write 2-5).
              */
             pages?: string;
             /**
@@ -1468,7 +1468,7 @@ export type components = {
         RateLimitPolicy: string;
         /** @description IETF RateLimit: requests left in the window and seconds until it resets, e.g. `"per-minute";r=57;t=41`. */
         RateLimit: string;
-        /** @description The request's id: the client's own X-Request-Id when it sent one, else a new one. */
+        /** @description The request's id: the client's own X-Request-Id when it sent one of 1 to 128 printable ASCII characters without spaces, else a new one. */
         RequestId: string;
     };
     pathItems: never;
@@ -1496,7 +1496,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -1505,13 +1505,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["NoOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["NoOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -1524,6 +1538,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1561,7 +1577,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -1570,13 +1586,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["SplitOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["SplitOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -1589,6 +1619,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1626,7 +1658,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -1635,13 +1667,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["RotateOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["RotateOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -1654,6 +1700,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1691,7 +1739,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -1700,13 +1748,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["CompressOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["CompressOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -1719,6 +1781,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1756,7 +1820,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -1765,13 +1829,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["NoOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["NoOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -1784,6 +1862,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1821,7 +1901,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -1830,13 +1910,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["OcrOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["OcrOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -1849,6 +1943,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1886,7 +1982,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -1895,13 +1991,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["NoOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["NoOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -1914,6 +2024,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1951,7 +2063,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -1960,13 +2072,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["NoOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["NoOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -1979,6 +2105,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2016,7 +2144,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2025,13 +2153,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["NoOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["NoOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2044,6 +2186,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2081,7 +2225,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2090,13 +2234,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["HtmlToPdfOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["HtmlToPdfOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2109,6 +2267,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2146,7 +2306,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2155,13 +2315,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["NoOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["NoOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2174,6 +2348,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2211,7 +2387,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2220,13 +2396,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["NoOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["NoOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2239,6 +2429,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2276,7 +2468,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2285,13 +2477,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["PdfToExcelOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["PdfToExcelOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2304,6 +2510,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2341,7 +2549,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2350,13 +2558,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["PdfToPdfaOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["PdfToPdfaOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2369,6 +2591,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2406,7 +2630,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2415,13 +2639,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["ProtectOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["ProtectOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2434,6 +2672,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2471,7 +2711,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2480,13 +2720,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["UnlockOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["UnlockOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2499,6 +2753,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2536,7 +2792,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2545,13 +2801,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["PdfToImageOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["PdfToImageOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2564,6 +2834,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2601,7 +2873,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2610,13 +2882,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["ImageToPdfOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["ImageToPdfOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2629,6 +2915,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2666,7 +2954,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2675,13 +2963,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["WatermarkOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["WatermarkOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2694,6 +2996,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2731,7 +3035,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2740,13 +3044,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["PageNumbersOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["PageNumbersOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2759,6 +3077,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2796,7 +3116,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2805,13 +3125,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["FlattenOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["FlattenOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2824,6 +3158,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2861,7 +3197,7 @@ export interface operations {
                     options?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2870,13 +3206,27 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     options?: components["schemas"]["MetadataOptions"];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["MetadataOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2889,6 +3239,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2926,7 +3278,7 @@ export interface operations {
                     steps?: string;
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -2935,7 +3287,7 @@ export interface operations {
                      * Format: uri
                      * @description Public URL of one input file.
                      */
-                    url?: string;
+                    url: string;
                     /** @description Public URLs of input files, in processing order. */
                     urls?: string[];
                     steps: ({
@@ -3029,7 +3381,109 @@ export interface operations {
                     })[];
                     /**
                      * Format: uri
-                     * @description Called when the job finishes. Paid plans only.
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    steps: ({
+                        /** @constant */
+                        operation: "merge";
+                        options?: components["schemas"]["NoOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "split";
+                        options?: components["schemas"]["SplitOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "rotate";
+                        options?: components["schemas"]["RotateOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "compress";
+                        options?: components["schemas"]["CompressOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "repair";
+                        options?: components["schemas"]["NoOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "ocr";
+                        options?: components["schemas"]["OcrOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "word-to-pdf";
+                        options?: components["schemas"]["NoOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "powerpoint-to-pdf";
+                        options?: components["schemas"]["NoOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "excel-to-pdf";
+                        options?: components["schemas"]["NoOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "html-to-pdf";
+                        options?: components["schemas"]["HtmlToPdfOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "pdf-to-word";
+                        options?: components["schemas"]["NoOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "pdf-to-powerpoint";
+                        options?: components["schemas"]["NoOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "pdf-to-excel";
+                        options?: components["schemas"]["PdfToExcelOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "pdf-to-pdfa";
+                        options?: components["schemas"]["PdfToPdfaOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "protect";
+                        options?: components["schemas"]["ProtectOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "unlock";
+                        options?: components["schemas"]["UnlockOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "pdf-to-image";
+                        options?: components["schemas"]["PdfToImageOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "image-to-pdf";
+                        options?: components["schemas"]["ImageToPdfOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "watermark";
+                        options?: components["schemas"]["WatermarkOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "page-numbers";
+                        options?: components["schemas"]["PageNumbersOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "flatten";
+                        options?: components["schemas"]["FlattenOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "metadata";
+                        options?: components["schemas"]["MetadataOptions"];
+                    })[];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
                      */
                     webhook_url?: string;
                 };
@@ -3042,6 +3496,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3104,7 +3560,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Job identifier. */
+                /** @description Job identifier: the id the job was created with (a UUID). Any other value answers 404 not_found. */
                 job_id: string;
             };
             cookie?: never;
@@ -3131,7 +3587,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Job identifier. */
+                /** @description Job identifier: the id the job was created with (a UUID). Any other value answers 404 not_found. */
                 job_id: string;
             };
             cookie?: never;
@@ -3156,7 +3612,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Job identifier. */
+                /** @description Job identifier: the id the job was created with (a UUID). Any other value answers 404 not_found. */
                 job_id: string;
             };
             cookie?: never;

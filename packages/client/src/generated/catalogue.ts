@@ -39,7 +39,7 @@ export const operationCatalogue: readonly OperationInfo[] = [
         "name": "ranges",
         "type": "string",
         "required": false,
-        "description": "Comma-separated 1-based pages or <from>-<to> ranges, e.g. \"1-3, 5, 7-9\"; one output file per range. Omitted: one output file per page.",
+        "description": "Comma-separated 1-based pages or <from>-<to> ranges, e.g. \"1-3, 5, 7-9\"; one output file per range. Omitted: one output file per page. A range runs forwards: \"5-2\" is refused (write 2-5).",
         "pattern": "^\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*(?:,\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*)*$"
       }
     ]
@@ -75,7 +75,7 @@ export const operationCatalogue: readonly OperationInfo[] = [
         "name": "pages",
         "type": "string",
         "required": false,
-        "description": "Pages to rotate: comma-separated 1-based pages or <from>-<to> ranges, e.g. \"1-3, 5\". Omitted: all pages.",
+        "description": "Pages to rotate: comma-separated 1-based pages or <from>-<to> ranges, e.g. \"1-3, 5\". Omitted: all pages. A range runs forwards: \"5-2\" is refused (write 2-5).",
         "pattern": "^\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*(?:,\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*)*$"
       }
     ]
@@ -545,7 +545,7 @@ export const operationCatalogue: readonly OperationInfo[] = [
         "name": "pages",
         "type": "string",
         "required": false,
-        "description": "Pages to render, e.g. \"1-3, 5\". Omitted: all pages; one image per page, in page order.",
+        "description": "Pages to render, e.g. \"1-3, 5\". Omitted: all pages; one image per page, in page order. A range runs forwards: \"5-2\" is refused (write 2-5).",
         "pattern": "^\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*(?:,\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*)*$"
       },
       {
@@ -697,7 +697,7 @@ export const operationCatalogue: readonly OperationInfo[] = [
         "name": "pages",
         "type": "string",
         "required": false,
-        "description": "Pages to watermark, e.g. \"1-3, 5\". Omitted: all pages.",
+        "description": "Pages to watermark, e.g. \"1-3, 5\". Omitted: all pages. A range runs forwards: \"5-2\" is refused (write 2-5).",
         "pattern": "^\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*(?:,\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*)*$"
       }
     ]
@@ -755,7 +755,7 @@ export const operationCatalogue: readonly OperationInfo[] = [
         "name": "pages",
         "type": "string",
         "required": false,
-        "description": "Pages to number, e.g. \"2-10\". Omitted: all pages.",
+        "description": "Pages to number, e.g. \"2-10\". Omitted: all pages. A range runs forwards: \"5-2\" is refused (write 2-5).",
         "pattern": "^\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*(?:,\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*)*$"
       },
       {

@@ -87,7 +87,8 @@ export function buildOpenApiDocument(options: { serverUrl: string }): Record<str
           schema: { type: "string" },
         },
         RequestId: {
-          description: "The request's id: the client's own X-Request-Id when it sent one, else a new one.",
+          description:
+            "The request's id: the client's own X-Request-Id when it sent one of 1 to 128 printable ASCII characters without spaces, else a new one.",
           schema: { type: "string" },
         },
       },

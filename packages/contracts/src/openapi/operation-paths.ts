@@ -59,7 +59,11 @@ function operationOptionsField(spec: OperationSpec): BodyField {
 }
 
 function requestBody(field: BodyField): Record<string, unknown> {
-  const webhookUrl = { ...uri, description: "Called when the job finishes. Paid plans only." };
+  const webhookUrl = {
+    ...uri,
+    description:
+      "Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.",
+  };
   const multipart = {
     type: "object",
     properties: {
@@ -78,21 +82,27 @@ function requestBody(field: BodyField): Record<string, unknown> {
       webhook_url: webhookUrl,
     },
   };
-  const json = {
-    type: "object",
-    properties: {
-      url: { ...uri, description: "Public URL of one input file." },
-      urls: {
-        type: "array",
-        items: uri,
-        maxItems: serviceLimits.maxUrls,
-        description: "Public URLs of input files, in processing order.",
-      },
-      [field.name]: field.schema,
-      webhook_url: webhookUrl,
+  const jsonProperties = {
+    url: { ...uri, description: "Public URL of one input file." },
+    urls: {
+      type: "array",
+      items: uri,
+      maxItems: serviceLimits.maxUrls,
+      description: "Public URLs of input files, in processing order.",
     },
-    ...(field.name === "steps" ? { required: ["steps"] } : {}),
+    [field.name]: field.schema,
+    webhook_url: webhookUrl,
   };
+  // The server refuses other fields, and a body with neither url nor urls. Each branch states the
+  // whole object, so generated client types keep the fields (a bare `required` branch becomes unknown).
+  const withInput = (input: "url" | "urls") => ({
+    type: "object",
+    title: `With ${input}`,
+    properties: jsonProperties,
+    required: field.name === "steps" ? [input, "steps"] : [input],
+    additionalProperties: false,
+  });
+  const json = { anyOf: [withInput("url"), withInput("urls")] };
   return {
     required: true,
     content: { "multipart/form-data": { schema: multipart }, "application/json": { schema: json } },
@@ -152,6 +162,11 @@ function postPath(endpoint: PostEndpoint): Record<string, unknown> {
             "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
             RateLimit: { $ref: "#/components/headers/RateLimit" },
             "X-Request-Id": { $ref: "#/components/headers/RequestId" },
+            "Idempotent-Replayed": {
+              description:
+                "Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created.",
+              schema: { type: "string", enum: ["true"] },
+            },
           },
           content: { "application/json": { schema: { $ref: "#/components/schemas/JobCreated" } } },
         },

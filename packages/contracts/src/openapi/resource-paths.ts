@@ -16,7 +16,13 @@ function pathParameter(name: string, description: string, schema: Record<string,
   return { name, in: "path", required: true, description, schema };
 }
 
-const jobIdParameter = pathParameter("job_id", "Job identifier.", { type: "string", format: "uuid" });
+// No "uuid" format: the spec answers any id that is not one of the caller's jobs with 404 not_found,
+// and a declared format would tell clients (and validating proxies) to expect 400 instead.
+const jobIdParameter = pathParameter(
+  "job_id",
+  "Job identifier: the id the job was created with (a UUID). Any other value answers 404 not_found.",
+  { type: "string", minLength: 1 },
+);
 
 const deleteJobResults = {
   operationId: "deleteJobResults",

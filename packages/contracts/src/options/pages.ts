@@ -2,8 +2,15 @@ import { Type } from "@sinclair/typebox";
 import { pageRangesFormat, pageRangesPattern } from "../page-ranges.js";
 import { integerEnum, optionsObject, withDefault } from "../schema-helpers.js";
 
+/** The rule the pattern cannot state, said in every page list's description. */
+const forwardsOnly = ' A range runs forwards: "5-2" is refused (write 2-5).';
+
 export function pageList(description: string) {
-  return Type.String({ pattern: pageRangesPattern, format: pageRangesFormat, description });
+  return Type.String({
+    pattern: pageRangesPattern,
+    format: pageRangesFormat,
+    description: description + forwardsOnly,
+  });
 }
 
 export const SplitOptions = optionsObject(
