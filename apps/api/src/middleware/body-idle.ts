@@ -1,5 +1,12 @@
 import { ApiError } from "@octavo/contracts";
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
+
+/** A body is still to come: not all read yet, and chunked or of a length above zero. */
+function bodyToCome(req: Request): boolean {
+  if (req.complete) return false;
+  if (req.headers["transfer-encoding"] !== undefined) return true;
+  return Number(req.headers["content-length"] ?? 0) > 0;
+}
 
 /**
  * Cuts off a request whose body stops arriving: after `idleSeconds` with no byte, it is answered 400 and
@@ -9,8 +16,11 @@ import type { RequestHandler } from "express";
  */
 export function bodyIdleCutOff(idleSeconds: number): RequestHandler {
   return (req, res, next) => {
-    if (req.complete) return next(); // no body, or all of it is here
+    // Only while a body is still to come: a request without one (GET /v1/jobs/{id}?wait=60 waits in
+    // silence) is not idle, and the socket's timer must not outlive the body on a kept-alive connection.
+    if (!bodyToCome(req)) return next();
     const stop = () => req.setTimeout(0);
+    res.once("finish", stop);
     req.setTimeout(idleSeconds * 1000, () => {
       stop();
       if (res.headersSent) {

@@ -172,3 +172,26 @@ describe(`a body that stops arriving is cut off after OCTAVO_REQUEST_IDLE_SECOND
     );
   });
 });
+
+describe("requests without a body are never idle", () => {
+  it(`a GET that waits longer than OCTAVO_REQUEST_IDLE_SECONDS (${IDLE_SECONDS} s here) is answered as usual`, async () => {
+    // A job that stays queued: this stack has no workers.
+    const form = new FormData();
+    form.append("file", new Blob([Buffer.from("%PDF-1.4 queued")]), "a.pdf");
+    const created = await fetch(`${stack.baseUrl}/v1/rotate`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}` },
+      body: form,
+    });
+    expect(created.status).toBe(202);
+    const { id } = (await created.json()) as { id: string };
+    const started = performance.now();
+    const waited = await fetch(`${stack.baseUrl}/v1/jobs/${id}?wait=${IDLE_SECONDS * 2}`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    expect(waited.status).toBe(200);
+    expect(((await waited.json()) as { status: string }).status).toBe("queued");
+    // It waited its full time, past the idle time, in silence.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(IDLE_SECONDS * 2 * 1000 - 100);
+  });
+});
