@@ -44,6 +44,19 @@ describe("compress, OCR and PDF/A through the API", () => {
     expect(job.warnings?.join(" ")).toMatch(/20 KB/);
   });
 
+  it("grayscale on small files with no colour ends done, not 'the engines failed' (issue 32)", async () => {
+    for (const file of ["general/cabinet_javascript.pdf", "general/ocrmypdf_livecycle.pdf"]) {
+      const input = corpusPath(file);
+      const { job, output } = await run("/v1/compress", input, { grayscale: true });
+      expect(job.status, `${file}: ${job.message}`).toBe("done");
+      if (statSync(output).size === statSync(input).size) {
+        expect(job.warnings?.join(" "), file).toMatch(/has no colour to remove/);
+      } else {
+        expect(statSync(output).size, file).toBeLessThan(statSync(input).size);
+      }
+    }
+  });
+
   it("adds a searchable text layer to a scan", async () => {
     const { job, output } = await run("/v1/ocr", corpusPath("scanned/tesseract_phototest.pdf"), {
       languages: ["eng"],
