@@ -57,11 +57,9 @@ export class SlowestFirst extends BaseSequencer {
         seconds: last?.duration === undefined ? expected(spec) : last.duration / 1000,
       };
     };
-    const weights = new Map(files.map((spec) => [spec, weight(spec)]));
-    return [...files].sort((a, b) => {
-      const [wa, wb] = [weights.get(a), weights.get(b)];
-      if (wa?.failed !== wb?.failed) return wa?.failed ? -1 : 1;
-      return (wb?.seconds ?? 0) - (wa?.seconds ?? 0);
-    });
+    return files
+      .map((spec) => ({ spec, ...weight(spec) }))
+      .sort((a, b) => (a.failed !== b.failed ? (a.failed ? -1 : 1) : b.seconds - a.seconds))
+      .map(({ spec }) => spec);
   }
 }

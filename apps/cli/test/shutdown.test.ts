@@ -121,7 +121,8 @@ describe("npm start, stopped by a signal to the npm process alone", () => {
       });
       let output = "";
       for (const stream of [npm.stdout, npm.stderr]) stream.on("data", (chunk: Buffer) => (output += chunk));
-      const npmPid = npm.pid ?? 0;
+      const npmPid = npm.pid;
+      if (npmPid === undefined) throw new Error("npm did not start");
       let service: number[] = [];
       try {
         await waitFor(

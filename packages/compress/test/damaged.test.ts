@@ -67,7 +67,7 @@ describe("every encrypted corpus file", () => {
   it.each(encrypted)("%s → password_required", async (file) => {
     const { error } = await outcome(corpus(file));
     expect(error).toBeInstanceOf(JobFailure);
-    expect((error as JobFailure).code).toBe("password_required");
+    expect(error).toMatchObject({ code: "password_required" });
   });
 });
 

@@ -63,10 +63,14 @@ beforeAll(() => {
  * refuse other fields. Returns the first branch, after checking that shape.
  */
 function jsonForm(content: Json): Json {
-  const branches = at(content, "application/json", "schema").anyOf as Json[];
-  const first = (branches[0]?.required ?? []) as string[];
+  const branches = at(content, "application/json", "schema").anyOf;
+  if (!Array.isArray(branches) || !branches.every(isObject))
+    throw new Error("Form B is not an anyOf of schemas");
+  const [first] = branches;
+  if (first === undefined) throw new Error("Form B's anyOf is empty");
+  const withSteps = Array.isArray(first.required) && first.required.includes("steps");
   expect(branches.map((branch) => branch.required)).toEqual(
-    first.includes("steps")
+    withSteps
       ? [
           ["url", "steps"],
           ["urls", "steps"],
@@ -75,9 +79,9 @@ function jsonForm(content: Json): Json {
   );
   for (const branch of branches) {
     expect(branch).toMatchObject({ type: "object", additionalProperties: false });
-    expect(branch.properties).toEqual(branches[0]?.properties);
+    expect(branch.properties).toEqual(first.properties);
   }
-  return branches[0] as Json;
+  return first;
 }
 
 /** The schema of an operation's JSON-form options, followed through its $ref. */

@@ -1,8 +1,9 @@
 import { readdir } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
-import { waitFor } from "@octavo/testing";
+import { corpusPath, waitFor } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "../support/client.js";
 import { type Stack, startStack } from "../support/stack.js";
 
 /*
@@ -98,7 +99,7 @@ function rawPost(
 
 /** Every file under the stack's storage/jobs, in any folder (a .partial upload included). */
 async function storedJobFiles(): Promise<string[]> {
-  const root = join(stack.env.OCTAVO_DATA_DIR ?? "", "storage", "jobs");
+  const root = join(stack.config.dataDir, "storage", "jobs");
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
   return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
 }
@@ -176,21 +177,15 @@ describe(`a body that stops arriving is cut off after OCTAVO_REQUEST_IDLE_SECOND
 describe("requests without a body are never idle", () => {
   it(`a GET that waits longer than OCTAVO_REQUEST_IDLE_SECONDS (${IDLE_SECONDS} s here) is answered as usual`, async () => {
     // A job that stays queued: this stack has no workers.
-    const form = new FormData();
-    form.append("file", new Blob([Buffer.from("%PDF-1.4 queued")]), "a.pdf");
-    const created = await fetch(`${stack.baseUrl}/v1/rotate`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${apiKey}` },
-      body: form,
-    });
+    const client = new Client(stack.baseUrl, apiKey);
+    const created = await client.postFiles("/v1/rotate", [
+      { path: corpusPath("general/cabinet_text_only_pdfa1b.pdf") },
+    ]);
     expect(created.status).toBe(202);
-    const { id } = (await created.json()) as { id: string };
     const started = performance.now();
-    const waited = await fetch(`${stack.baseUrl}/v1/jobs/${id}?wait=${IDLE_SECONDS * 2}`, {
-      headers: { authorization: `Bearer ${apiKey}` },
-    });
+    const waited = await client.get(`/v1/jobs/${String(created.body.id)}?wait=${IDLE_SECONDS * 2}`);
     expect(waited.status).toBe(200);
-    expect(((await waited.json()) as { status: string }).status).toBe("queued");
+    expect(waited.body.status).toBe("queued");
     // It waited its full time, past the idle time, in silence.
     expect(performance.now() - started).toBeGreaterThanOrEqual(IDLE_SECONDS * 2 * 1000 - 100);
   });
