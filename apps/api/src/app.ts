@@ -1,3 +1,4 @@
+import { serviceLimits } from "@octavo/contracts";
 import express, { type Express } from "express";
 import type { ApiContext } from "./context.js";
 import { authenticate } from "./middleware/authenticate.js";
@@ -40,7 +41,7 @@ export function createApp(ctx: ApiContext): Express {
 
   // Everything else under /v1 needs an API key.
   app.use("/v1", authenticate(ctx), rateLimit(ctx.rateLimiter));
-  app.use(express.json({ limit: "1mb", type: "application/json" }));
+  app.use(express.json({ limit: serviceLimits.maxFieldBytes, type: "application/json" }));
   app.use(operationsRouter(ctx));
   app.use(jobsRouter(ctx));
   app.use(jobActionsRouter(ctx));

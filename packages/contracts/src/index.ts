@@ -7,6 +7,7 @@ export {
   jobErrorCodes,
   jobErrors,
 } from "./errors.js";
+export { nestedDeeperThan } from "./json-depth.js";
 export { type Lane, operationLanes, queueConcurrency } from "./lanes.js";
 export {
   apiKeyPrefix,

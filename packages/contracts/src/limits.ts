@@ -12,6 +12,13 @@ export const serviceLimits = {
   resultTtlSeconds: 60 * 60,
   /** Most entries in the JSON form's `urls`. */
   maxUrls: 20,
+  /** A JSON body (form B), or one field of a multipart form (form A), is at most this long. */
+  maxFieldBytes: 1024 * 1024,
+  /**
+   * `options` and `steps` nest objects and arrays at most this deep. The deepest valid value, a list
+   * in a pipeline step's options, is 4 levels (steps, step, options, list); 1 MB holds 100,000.
+   */
+  maxSettingsDepth: 32,
   /** Webhook retries after a failed first delivery, spread over about `webhookRetryWindowSeconds`. */
   webhookRetries: 3,
   webhookRetryWindowSeconds: 45,

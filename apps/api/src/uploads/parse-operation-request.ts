@@ -1,4 +1,4 @@
-import { ApiError, serviceLimits } from "@octavo/contracts";
+import { ApiError, nestedDeeperThan, serviceLimits } from "@octavo/contracts";
 import type { StoredFile } from "@octavo/core";
 import type { Request, Response } from "express";
 import multer from "multer";
@@ -37,8 +37,10 @@ function fieldList(value: unknown): string[] {
   return Array.isArray(value) ? value.map(String) : [String(value)];
 }
 
+const megabytes = (bytes: number) => Math.round(bytes / (1024 * 1024));
+
 export function tooLarge(name: string, maxFileBytes: number): ApiError {
-  const mb = Math.round(maxFileBytes / (1024 * 1024));
+  const mb = megabytes(maxFileBytes);
   return new ApiError(
     "too_large",
     `${name} is larger than your plan allows.`,
@@ -88,6 +90,13 @@ function multerError(error: unknown): unknown {
       "invalid_input",
       "The request has too many parts.",
       `Send at most ${MAX_PARTS} files and fields.`,
+    );
+  }
+  if (error.code === "LIMIT_FIELD_VALUE") {
+    return new ApiError(
+      "invalid_request",
+      `The ${error.field ?? "form"} field is too long.`,
+      `A form field may hold at most ${megabytes(serviceLimits.maxFieldBytes)} MB.`,
     );
   }
   return new ApiError("invalid_request", "The multipart body could not be read.", error.message);
@@ -149,7 +158,7 @@ async function readMultipart(
     // Clients (browsers, curl, fetch's FormData) send file names in raw UTF-8; multer's default is Latin-1.
     defParamCharset: "utf8",
     // The per-file size is enforced by the storage engine, which can stop reading at once.
-    limits: { parts: MAX_PARTS, fieldSize: 1024 * 1024, fieldNameSize: 100 },
+    limits: { parts: MAX_PARTS, fieldSize: serviceLimits.maxFieldBytes, fieldNameSize: 100 },
   }).any();
   const parsed = new Promise<void>((resolve, reject) => {
     upload(req, res, (error: unknown) => (error ? reject(multerError(error)) : resolve()));
@@ -230,6 +239,17 @@ function readJson(req: Request, field: SettingsField): OperationRequest {
   };
 }
 
+/** Refuses settings nested beyond the limit before anything walks them recursively. */
+function withinDepth(request: OperationRequest, field: SettingsField): OperationRequest {
+  const { maxSettingsDepth } = serviceLimits;
+  if (!nestedDeeperThan(request.rawOptions, maxSettingsDepth)) return request;
+  throw new ApiError(
+    "invalid_options",
+    `The ${field} field is nested too deeply.`,
+    `${field}: objects and arrays may nest at most ${maxSettingsDepth} levels deep`,
+  );
+}
+
 /** Form A (multipart) or Form B (JSON); any other content type is refused before reading the body. */
 export async function parseOperationRequest(
   req: Request,
@@ -238,8 +258,10 @@ export async function parseOperationRequest(
   maxFileBytes: number,
   field: SettingsField = "options",
 ): Promise<OperationRequest> {
-  if (req.is("multipart/form-data")) return readMultipart(req, res, session, maxFileBytes, field);
-  if (req.is("application/json")) return readJson(req, field);
+  if (req.is("multipart/form-data")) {
+    return withinDepth(await readMultipart(req, res, session, maxFileBytes, field), field);
+  }
+  if (req.is("application/json")) return withinDepth(readJson(req, field), field);
   throw new ApiError(
     "invalid_request",
     `Content-Type ${req.get("content-type") ?? "(none)"} is not supported.`,

@@ -394,4 +394,68 @@ describe("every operation's options, through the API", () => {
       expect(body.detail, raw).toMatch(/^options: must be a JSON object/);
     }
   });
+
+  it("states its limits on options and steps: 32 levels deep and 1 MB, in either form", async () => {
+    const { apiKey } = await stack.createAccount("business");
+    const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
+    // 600 KB, inside the 1 MB a body or field may hold; JSON.parse reads it, recursion would not.
+    const deep = nested(100_000);
+    const post = async (path: string, body: BodyInit, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${stack.baseUrl}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey}`, ...headers },
+        body,
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const json = { "content-type": "application/json" };
+    const form = (field: string, value: string) => {
+      const body = new FormData();
+      body.append("file", new Blob([Buffer.from("%PDF-1.4")]), "in.pdf");
+      body.append(field, value);
+      return body;
+    };
+    const tooDeep = {
+      error: "invalid_options",
+      message: "The options field is nested too deeply.",
+      detail: "options: objects and arrays may nest at most 32 levels deep",
+    };
+    const url = '"url": "https://example.com/a.pdf"';
+    expect(await post("/v1/rotate", `{${url}, "options": ${deep}}`, json)).toMatchObject({
+      status: 400,
+      body: tooDeep,
+    });
+    // The Idempotency-Key fingerprint serialises the options: it must not see them first.
+    const keyed = { ...json, "idempotency-key": "deep-options" };
+    expect(await post("/v1/rotate", `{${url}, "options": ${deep}}`, keyed)).toMatchObject({
+      status: 400,
+      body: tooDeep,
+    });
+    expect(await post("/v1/rotate", form("options", deep))).toMatchObject({ status: 400, body: tooDeep });
+    expect(await post("/v1/pipeline", form("steps", `[${deep}]`))).toMatchObject({
+      status: 400,
+      body: {
+        error: "invalid_options",
+        detail: "steps: objects and arrays may nest at most 32 levels deep",
+      },
+    });
+    // At the limit the options are read, and "a" is refused as an unknown option like any other.
+    const atLimit = await post("/v1/rotate", form("options", nested(32)));
+    expect(atLimit.status).toBe(400);
+    expect(atLimit.body.detail).toMatch(/^a: /);
+
+    const overSize = `{"title": "${"t".repeat(1024 * 1024)}"}`;
+    expect(await post("/v1/metadata", form("options", overSize))).toMatchObject({
+      status: 400,
+      body: {
+        error: "invalid_request",
+        message: "The options field is too long.",
+        detail: "A form field may hold at most 1 MB.",
+      },
+    });
+    expect(await post("/v1/metadata", `{${url}, "options": ${overSize}}`, json)).toMatchObject({
+      status: 413,
+      body: { error: "too_large", message: "The request body is too large." },
+    });
+  });
 });

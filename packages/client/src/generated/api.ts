@@ -1492,7 +1492,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -1573,7 +1573,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -1654,7 +1654,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -1735,7 +1735,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -1816,7 +1816,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -1897,7 +1897,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -1978,7 +1978,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -2059,7 +2059,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -2140,7 +2140,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -2221,7 +2221,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -2302,7 +2302,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -2383,7 +2383,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -2464,7 +2464,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -2545,7 +2545,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -2626,7 +2626,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -2707,7 +2707,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -2788,7 +2788,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -2869,7 +2869,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -2950,7 +2950,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -3031,7 +3031,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -3112,7 +3112,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -3193,7 +3193,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON object holding the options of the operation. */
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
                     options?: string;
                     /**
                      * Format: uri
@@ -3274,7 +3274,7 @@ export interface operations {
                     file?: string[];
                     /** @description Public URL of an input file, repeatable. */
                     url?: string[];
-                    /** @description A JSON array of the steps. */
+                    /** @description A JSON array of the steps (at most 1 MB and 32 levels deep). */
                     steps?: string;
                     /**
                      * Format: uri

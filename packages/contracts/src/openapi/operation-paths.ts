@@ -54,7 +54,7 @@ function operationOptionsField(spec: OperationSpec): BodyField {
   return {
     name: "options",
     schema: { $ref: `#/components/schemas/${optionsComponentName(spec)}` },
-    formDescription: "A JSON object holding the options of the operation.",
+    formDescription: `A JSON object holding the options of the operation (at most ${serviceLimits.maxFieldBytes / (1024 * 1024)} MB and ${serviceLimits.maxSettingsDepth} levels deep).`,
   };
 }
 
@@ -228,7 +228,7 @@ export function operationPaths(): Record<string, unknown> {
     field: {
       name: "steps",
       schema: { type: "array", minItems: 1, maxItems: MAX_PIPELINE_STEPS, items: stepSchema() },
-      formDescription: "A JSON array of the steps.",
+      formDescription: `A JSON array of the steps (at most ${serviceLimits.maxFieldBytes / (1024 * 1024)} MB and ${serviceLimits.maxSettingsDepth} levels deep).`,
     },
   });
   return {
