@@ -5,7 +5,7 @@
 //
 //   node scripts/setup.mjs install   Debian packages, Node 24 + pnpm, workspace packages, build
 //   node scripts/setup.mjs start     install, then `octavo start` (migrations run at start-up)
-//   node scripts/setup.mjs test      install, then lint, typecheck and the whole test suite
+//   node scripts/setup.mjs test      install, then lint, typecheck, lint:openapi and the whole test suite
 //   node scripts/setup.mjs unit      install, then the unit test files alone (*.unit.test.ts), the fast loop
 //   node scripts/setup.mjs start --no-install …   the same without the install (a checkout already set up)
 //
@@ -145,6 +145,7 @@ if (command === "start") {
 } else if (command === "test") {
   pnpm(["exec", "biome", "check", "--error-on-warnings", "."]);
   pnpm(["exec", "turbo", "run", "typecheck", "--output-logs=errors-only"]);
+  pnpm(["run", "--silent", "lint:openapi"]);
   pnpm(["exec", "vitest", "run", ...rest]);
 } else if (command === "unit") {
   // Vitest runs the files whose path contains the filter: every *.unit.test.ts, and no other.

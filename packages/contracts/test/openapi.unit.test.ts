@@ -316,20 +316,40 @@ describe("one source of truth", () => {
     expect(at(document, "components", "schemas", "Job", "properties", "steps")).toBeDefined();
   });
 
+  /** A component schema with each $ref to another component replaced by that component, as TypeBox built it. */
+  function inlined(schemas: Record<string, unknown>, node: unknown): unknown {
+    if (typeof node !== "object" || node === null) return node;
+    if (Array.isArray(node)) return node.map((item) => inlined(schemas, item));
+    const reference = (node as { $ref?: unknown }).$ref;
+    if (typeof reference === "string") {
+      return inlined(schemas, schemas[reference.replace("#/components/schemas/", "")]);
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inlined(schemas, value)]));
+  }
+
   it("embeds the resource schemas the API shapes its responses with", () => {
     const schemas = at(document, "components", "schemas");
     expect(schemas.ErrorBody).toEqual(toJsonSchema(ErrorBody));
     expect(schemas.JobCreated).toEqual(toJsonSchema(JobCreated));
-    expect(schemas.Job).toEqual(toJsonSchema(Job));
+    expect(inlined(schemas, schemas.Job)).toEqual(toJsonSchema(Job));
     expect(schemas.Output).toEqual(toJsonSchema(Output));
     expect(schemas.Account).toEqual(toJsonSchema(Account));
     expect(at(schemas, "Job", "properties", "error")).toMatchObject({ anyOf: expect.any(Array) });
+  });
+
+  it("refers to a named schema where another holds it, instead of a second copy", () => {
+    const schemas = at(document, "components", "schemas");
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    expect(at(schemas, "Job", "properties", "outputs", "items")).toEqual(ref("Output"));
+    expect(at(schemas, "Job", "properties", "steps", "items")).toEqual(ref("JobStep"));
+    expect(at(schemas, "JobList", "properties", "data", "items")).toEqual(ref("Job"));
   });
 
   it("builds a fresh document on each call", () => {
     const first = buildOpenApiDocument({ serverUrl: "https://a.example" });
     at(first, "components", "schemas").Job = "edited";
     const second = buildOpenApiDocument({ serverUrl: "https://b.example" });
-    expect(at(second, "components", "schemas", "Job")).toEqual(toJsonSchema(Job));
+    const schemas = at(second, "components", "schemas");
+    expect(inlined(schemas, schemas.Job)).toEqual(toJsonSchema(Job));
   });
 });

@@ -32,7 +32,11 @@ export function healthRouter({ readinessChecks, isAlive = () => true }: HealthPr
   // make an orchestrator restart every node.
   router.get("/healthz", (_req, res) => {
     if (isAlive()) res.json({ status: "ok" });
-    else res.status(503).json({ error: "unavailable", message: "The process stopped working; restart it." });
+    else {
+      res
+        .status(503)
+        .json({ error: "unavailable", message: "The process stopped working; restart it.", detail: "" });
+    }
   });
   // Readiness: every required dependency answers within a deadline. Advisory checks are reported
   // but do not fail it: a worker class scaled to zero must not take every API node out of rotation.

@@ -11,6 +11,8 @@ export interface StackOptions {
   redis: "supervised" | "shared";
   api?: boolean;
   workers?: boolean;
+  /** The queues the workers take, as `octavo worker --queues` reads them; all by default. */
+  queues?: string;
   env?: Record<string, string>;
 }
 
@@ -59,7 +61,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   try {
     serving = await serve(runtime, {
       api: options.api ?? true,
-      queues: (options.workers ?? true) ? resolveQueues(undefined, config.workerConcurrency) : undefined,
+      queues: (options.workers ?? true) ? resolveQueues(options.queues, config.workerConcurrency) : undefined,
     });
   } catch (error) {
     await runtime.close();

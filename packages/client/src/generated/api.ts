@@ -674,7 +674,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process answers */
+        /**
+         * Liveness: the process answers
+         * @description For an orchestrator's liveness probe. Nothing outside the process is checked, so an outage of the database or Redis does not restart every node. Needs no API key and does not count against a rate limit.
+         */
         get: operations["healthz"];
         put?: never;
         post?: never;
@@ -691,7 +694,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the service can take requests */
+        /**
+         * Readiness: the service can take requests
+         * @description For a load balancer's or orchestrator's readiness probe: every required dependency (database, Redis, storage) must answer within 3 s. Needs no API key.
+         */
         get: operations["readyz"];
         put?: never;
         post?: never;
@@ -788,50 +794,9 @@ export type components = {
              */
             finishedAt?: string;
             /** @description The results (a pipeline's: its last step's); present when done. */
-            outputs?: {
-                /** @description File name of the result. */
-                name: string;
-                /** @description Size in bytes. */
-                size: number;
-                /** @description MIME type, for example application/pdf. */
-                contentType: string;
-                /**
-                 * Format: uri
-                 * @description Signed download link, valid 15 minutes. Present while the result exists.
-                 */
-                url?: string;
-                /**
-                 * Format: date-time
-                 * @description When url stops working.
-                 */
-                urlExpiresAt?: string;
-                /** @description True once the result has been deleted (one hour after the job, or at the caller's request); url is then absent. */
-                expired: boolean;
-                /**
-                 * @description Present, true, when the result was deleted at the caller's request (DELETE /v1/jobs/{job_id}).
-                 * @constant
-                 */
-                deleted?: true;
-            }[];
+            outputs?: components["schemas"]["Output"][];
             /** @description A pipeline job's steps, in order, each with its status; present on pipeline jobs only. */
-            steps?: {
-                /** @description The step's operation. */
-                operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata";
-                /** @description queued until it starts, then active, then done or failed. */
-                status: "queued" | "active" | "done" | "failed";
-                /**
-                 * Format: date-time
-                 * @description When the step started, in the pipeline's latest run.
-                 */
-                startedAt?: string;
-                /**
-                 * Format: date-time
-                 * @description When the step ended.
-                 */
-                finishedAt?: string;
-                /** @description Why the step failed; present when failed. */
-                error?: "password_required" | "wrong_password" | "invalid_input" | "conversion_failed" | "no_tables" | "timeout" | "canceled";
-            }[];
+            steps?: components["schemas"]["JobStep"][];
             /** @description Why the job failed; present when failed. canceled: the caller canceled it. */
             error?: "password_required" | "wrong_password" | "invalid_input" | "conversion_failed" | "no_tables" | "timeout" | "canceled";
             /** @description A sentence about the failure; present when failed. */
@@ -857,102 +822,7 @@ export type components = {
         /** @description A page of the caller's jobs, as GET /v1/jobs returns it. */
         JobList: {
             /** @description The jobs of the page, newest first. Outputs are left out unless the request asked for them with include=outputs. */
-            data: {
-                /**
-                 * Format: uuid
-                 * @description Job identifier.
-                 */
-                id: string;
-                /** @description queued, active, done or failed. */
-                status: "queued" | "active" | "done" | "failed";
-                /** @description From 0 to 1; 1 when done. */
-                progress: number;
-                /** @description The operation the job runs; pipeline for a job of POST /v1/pipeline. */
-                operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pipeline";
-                /** @description Credits the job costs if it succeeds; a failed job costs nothing. */
-                credits: number;
-                /**
-                 * Format: date-time
-                 * @description When the job was accepted.
-                 */
-                createdAt: string;
-                /**
-                 * Format: date-time
-                 * @description When the job started running.
-                 */
-                startedAt?: string;
-                /**
-                 * Format: date-time
-                 * @description When the job ended, done or failed.
-                 */
-                finishedAt?: string;
-                /** @description The results (a pipeline's: its last step's); present when done. */
-                outputs?: {
-                    /** @description File name of the result. */
-                    name: string;
-                    /** @description Size in bytes. */
-                    size: number;
-                    /** @description MIME type, for example application/pdf. */
-                    contentType: string;
-                    /**
-                     * Format: uri
-                     * @description Signed download link, valid 15 minutes. Present while the result exists.
-                     */
-                    url?: string;
-                    /**
-                     * Format: date-time
-                     * @description When url stops working.
-                     */
-                    urlExpiresAt?: string;
-                    /** @description True once the result has been deleted (one hour after the job, or at the caller's request); url is then absent. */
-                    expired: boolean;
-                    /**
-                     * @description Present, true, when the result was deleted at the caller's request (DELETE /v1/jobs/{job_id}).
-                     * @constant
-                     */
-                    deleted?: true;
-                }[];
-                /** @description A pipeline job's steps, in order, each with its status; present on pipeline jobs only. */
-                steps?: {
-                    /** @description The step's operation. */
-                    operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata";
-                    /** @description queued until it starts, then active, then done or failed. */
-                    status: "queued" | "active" | "done" | "failed";
-                    /**
-                     * Format: date-time
-                     * @description When the step started, in the pipeline's latest run.
-                     */
-                    startedAt?: string;
-                    /**
-                     * Format: date-time
-                     * @description When the step ended.
-                     */
-                    finishedAt?: string;
-                    /** @description Why the step failed; present when failed. */
-                    error?: "password_required" | "wrong_password" | "invalid_input" | "conversion_failed" | "no_tables" | "timeout" | "canceled";
-                }[];
-                /** @description Why the job failed; present when failed. canceled: the caller canceled it. */
-                error?: "password_required" | "wrong_password" | "invalid_input" | "conversion_failed" | "no_tables" | "timeout" | "canceled";
-                /** @description A sentence about the failure; present when failed. */
-                message?: string;
-                /** @description Things worth knowing about a done job, e.g. that a damaged input was reconstructed or that a compression target could not be reached. */
-                warnings?: string[];
-                /** @description Compress jobs only: what the compression achieved. */
-                compression?: {
-                    /** @description Size of the input. */
-                    inputBytes: number;
-                    /** @description Size of the result. */
-                    outputBytes: number;
-                    /** @description outputBytes / inputBytes. */
-                    ratio: number;
-                    /** @description The setting that made the result, e.g. "recommended: images ≤ 150 dpi, JPEG quality 70". */
-                    setting: string;
-                    /** @description The targetKB option, when given. */
-                    targetKB?: number;
-                    /** @description Whether the result is under targetKB; false means the smallest result is returned. */
-                    targetMet?: boolean;
-                };
-            }[];
+            data: components["schemas"]["Job"][];
             /** @description Whether more jobs follow this page. */
             hasMore: boolean;
             /** @description Pass as cursor to read the next page; null on the last page. */
@@ -1342,6 +1212,9 @@ export type components = {
         /** @description The request, its files, URLs or options were refused. */
         BadRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1351,6 +1224,9 @@ export type components = {
         /** @description No API key, a malformed key or a revoked key. */
         Unauthorized: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1360,6 +1236,9 @@ export type components = {
         /** @description The Free plan's credits for the calendar month are used up. */
         QuotaExceeded: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1369,6 +1248,9 @@ export type components = {
         /** @description A feature that is not in the plan, such as webhook_url on the Free plan. */
         NotInPlan: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1378,6 +1260,9 @@ export type components = {
         /** @description Unknown id, or a job of another account. */
         NotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1387,6 +1272,9 @@ export type components = {
         /** @description A file exceeds the plan's per-file size. */
         TooLarge: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1396,6 +1284,9 @@ export type components = {
         /** @description Too many requests this minute; or, on an operation endpoint, the account's own waiting jobs of that operation would take too long to run. */
         RateLimited: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
@@ -1406,6 +1297,9 @@ export type components = {
         /** @description The Idempotency-Key belongs to a different request, or to one still running. */
         Conflict: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1415,6 +1309,9 @@ export type components = {
         /** @description The job has already ended (done or failed); detail gives its status. */
         JobFinished: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1424,6 +1321,9 @@ export type components = {
         /** @description The job is still queued or running. */
         JobNotFinished: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1433,6 +1333,9 @@ export type components = {
         /** @description Temporarily unavailable (database or queue unreachable, queue full: its waiting jobs would take too long to run); retry later. */
         Unavailable: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
@@ -1443,6 +1346,9 @@ export type components = {
         /** @description The download link is forged or has expired. */
         InvalidLink: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1452,6 +1358,9 @@ export type components = {
         /** @description The result was deleted: one hour after the job, or at the caller's request (DELETE /v1/jobs/{job_id}). */
         ResultExpired: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1535,9 +1444,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -1616,9 +1525,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -1697,9 +1606,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -1778,9 +1687,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -1859,9 +1768,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -1940,9 +1849,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2021,9 +1930,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2102,9 +2011,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2183,9 +2092,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2264,9 +2173,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2345,9 +2254,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2426,9 +2335,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2507,9 +2416,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2588,9 +2497,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2669,9 +2578,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2750,9 +2659,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2831,9 +2740,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2912,9 +2821,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2993,9 +2902,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -3074,9 +2983,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -3155,9 +3064,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -3236,9 +3145,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -3493,9 +3402,9 @@ export interface operations {
             /** @description Accepted: the job is queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -3541,6 +3450,9 @@ export interface operations {
             /** @description A page of jobs. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3570,6 +3482,11 @@ export interface operations {
             /** @description The job. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Sent while the job is queued or running: the seconds before polling again is worth it (or use wait). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3597,6 +3514,9 @@ export interface operations {
             /** @description The results are deleted. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3622,6 +3542,9 @@ export interface operations {
             /** @description The canceled job. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3646,6 +3569,9 @@ export interface operations {
             /** @description The account. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3678,6 +3604,7 @@ export interface operations {
             /** @description The file, streamed with its own Content-Type. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     /** @description attachment, with the file name. */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
@@ -3703,9 +3630,25 @@ export interface operations {
             /** @description Alive. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                    };
+                };
+            };
+            /** @description The process stopped working (a worker whose queue consumers all stopped); restart it. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
@@ -3718,19 +3661,32 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Ready. */
+            /** @description Ready: every required dependency answered within 3 s. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ready";
+                        /** @description Each dependency checked: "ok", or what went wrong with an advisory one. */
+                        checks: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
-            /** @description Not ready: a dependency does not answer. */
+            /** @description Not ready: a dependency does not answer. detail holds each check's outcome, as JSON. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };

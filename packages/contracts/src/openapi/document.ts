@@ -2,15 +2,34 @@ import { apiKeyPrefix, webhookSignatureHeader } from "../limits.js";
 import { operations } from "../operations.js";
 import { Account, ErrorBody, Job, JobCreated, JobList, JobStep, Output } from "../resources.js";
 import { type JsonSchema, toJsonSchema } from "../schema-helpers.js";
+import { declareAnswerHeaders, sharedResponsesWithAnswerHeaders } from "./answer-headers.js";
 import { documentDescription } from "./description.js";
 import { errorResponses, retryAfterHeader } from "./error-responses.js";
 import { operationPaths, optionsComponentName } from "./operation-paths.js";
 import { resourcePaths } from "./resource-paths.js";
 
+/**
+ * TypeBox embeds a schema where another uses it (Output in Job, Job in JobList): each embedded copy of
+ * a named schema becomes a $ref to it, so generators make one type of it and linters see it used.
+ */
+function referToComponents(schemas: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  const names = new Map(Object.entries(schemas).map(([name, schema]) => [JSON.stringify(schema), name]));
+  const refer = (node: unknown, isRoot: boolean): unknown => {
+    if (typeof node !== "object" || node === null) return node;
+    const name = isRoot ? undefined : names.get(JSON.stringify(node));
+    if (name) return { $ref: `#/components/schemas/${name}` };
+    if (Array.isArray(node)) return node.map((item) => refer(item, false));
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, refer(value, false)]));
+  };
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => [name, refer(schema, true) as JsonSchema]),
+  );
+}
+
 /** Every schema the document names, converted from the TypeBox schemas the service itself uses. */
 function componentSchemas(): Record<string, JsonSchema> {
   const options = operations.map((spec) => [optionsComponentName(spec), toJsonSchema(spec.options)] as const);
-  return {
+  return referToComponents({
     ErrorBody: toJsonSchema(ErrorBody),
     JobCreated: toJsonSchema(JobCreated),
     Job: toJsonSchema(Job),
@@ -19,7 +38,7 @@ function componentSchemas(): Record<string, JsonSchema> {
     Output: toJsonSchema(Output),
     Account: toJsonSchema(Account),
     ...Object.fromEntries(options),
-  };
+  });
 }
 
 const jobFinishedWebhook = {
@@ -69,11 +88,11 @@ export function buildOpenApiDocument(options: { serverUrl: string }): Record<str
       { name: "Files", description: "Signed download links." },
       { name: "Health", description: "Probes for load balancers and orchestrators." },
     ],
-    paths: { ...operationPaths(), ...resourcePaths() },
+    paths: declareAnswerHeaders({ ...operationPaths(), ...resourcePaths() }),
     webhooks: { jobFinished: jobFinishedWebhook },
     components: {
       schemas: componentSchemas(),
-      responses: errorResponses,
+      responses: sharedResponsesWithAnswerHeaders(errorResponses),
       headers: {
         RetryAfter: retryAfterHeader,
         RateLimitPolicy: {
@@ -89,6 +108,7 @@ export function buildOpenApiDocument(options: { serverUrl: string }): Record<str
         RequestId: {
           description:
             "The request's id: the client's own X-Request-Id when it sent one of 1 to 128 printable ASCII characters without spaces, else a new one.",
+          required: true,
           schema: { type: "string" },
         },
       },

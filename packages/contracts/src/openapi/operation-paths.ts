@@ -159,9 +159,6 @@ function postPath(endpoint: PostEndpoint): Record<string, unknown> {
         "202": {
           description: "Accepted: the job is queued.",
           headers: {
-            "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
-            RateLimit: { $ref: "#/components/headers/RateLimit" },
-            "X-Request-Id": { $ref: "#/components/headers/RequestId" },
             "Idempotent-Replayed": {
               description:
                 "Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created.",

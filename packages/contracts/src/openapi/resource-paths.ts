@@ -76,7 +76,16 @@ const getJob = {
       },
     ],
     responses: {
-      "200": jsonResponse("The job.", "Job"),
+      "200": {
+        ...jsonResponse("The job.", "Job"),
+        headers: {
+          "Retry-After": {
+            description:
+              "Sent while the job is queued or running: the seconds before polling again is worth it (or use wait).",
+            schema: { type: "integer", minimum: 1 },
+          },
+        },
+      },
       "400": responseRef("BadRequest"),
       "401": responseRef("Unauthorized"),
       "404": responseRef("NotFound"),
@@ -188,8 +197,26 @@ const downloadFile = {
   },
 };
 
-function probe(operationId: string, summary: string, responses: Record<string, unknown>) {
-  return { get: { operationId, tags: ["Health"], summary, security: [], responses } };
+function probeAnswer(description: string, properties: Record<string, unknown>) {
+  const schema = { type: "object", properties, required: Object.keys(properties) };
+  return { description, content: { "application/json": { schema } } };
+}
+
+/** A probe's failure: the error body, with no error examples of the API's own. */
+function errorAnswer(description: string) {
+  return {
+    description,
+    content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } },
+  };
+}
+
+function probe(
+  operationId: string,
+  summary: string,
+  description: string,
+  responses: Record<string, unknown>,
+) {
+  return { get: { operationId, tags: ["Health"], summary, description, security: [], responses } };
 }
 
 export function resourcePaths(): Record<string, unknown> {
@@ -199,10 +226,34 @@ export function resourcePaths(): Record<string, unknown> {
     "/v1/jobs/{job_id}/cancel": cancelJob,
     "/v1/account": getAccount,
     "/v1/files/{output_id}/{name}": downloadFile,
-    "/healthz": probe("healthz", "Liveness: the process answers", { "200": { description: "Alive." } }),
-    "/readyz": probe("readyz", "Readiness: the service can take requests", {
-      "200": { description: "Ready." },
-      "503": { description: "Not ready: a dependency does not answer." },
-    }),
+    "/healthz": probe(
+      "healthz",
+      "Liveness: the process answers",
+      "For an orchestrator's liveness probe. Nothing outside the process is checked, so an outage of the database or Redis does not restart every node. Needs no API key and does not count against a rate limit.",
+      {
+        "200": probeAnswer("Alive.", { status: { const: "ok" } }),
+        "503": errorAnswer(
+          "The process stopped working (a worker whose queue consumers all stopped); restart it.",
+        ),
+      },
+    ),
+    "/readyz": probe(
+      "readyz",
+      "Readiness: the service can take requests",
+      "For a load balancer's or orchestrator's readiness probe: every required dependency (database, Redis, storage) must answer within 3 s. Needs no API key.",
+      {
+        "200": probeAnswer("Ready: every required dependency answered within 3 s.", {
+          status: { const: "ready" },
+          checks: {
+            type: "object",
+            description: 'Each dependency checked: "ok", or what went wrong with an advisory one.',
+            additionalProperties: { type: "string" },
+          },
+        }),
+        "503": errorAnswer(
+          "Not ready: a dependency does not answer. detail holds each check's outcome, as JSON.",
+        ),
+      },
+    ),
   };
 }
