@@ -4,7 +4,7 @@ import {
   PodMonitor,
 } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1";
 import { type Config, loadConfig, unknownSettings } from "@octavo/config";
-import { jobKinds, operationLanes, queueConcurrency } from "@octavo/contracts";
+import { isJobKind, jobKinds, laneOf, queueConcurrency } from "@octavo/contracts";
 import { Deployment, type IDeployment } from "kubernetes-models/apps/v1";
 import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
 import { type IJob, Job } from "kubernetes-models/batch/v1";
@@ -425,7 +425,14 @@ describe.skipIf(kubectlMissing)(k8sTitle, () => {
       const slots =
         name === "worker-webhooks"
           ? (entries[0]?.count ?? 0)
-          : [...new Set(entries.map((entry) => operationLanes[entry.name as keyof typeof operationLanes]))]
+          : [
+              ...new Set(
+                entries
+                  .map((entry) => entry.name)
+                  .filter(isJobKind)
+                  .map(laneOf),
+              ),
+            ]
               .map((lane) => (lane === "light" ? queueConcurrency("merge", concurrency) : concurrency))
               .reduce((sum, each) => sum + each, 0);
       const threshold = Number(metadata.threshold);

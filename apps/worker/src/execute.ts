@@ -1,4 +1,4 @@
-import { operationRunners } from "./operations.js";
+import { isSandboxed, reusesSandbox } from "./operations.js";
 import type { ResidentEngines } from "./resident/resident-engines.js";
 import type { EngineTask, SandboxResult, SandboxTask } from "./sandbox/protocol.js";
 import type { Sandboxes } from "./sandbox/sandboxes.js";
@@ -19,7 +19,7 @@ export interface ExecuteOptions {
 }
 
 function isSandboxTask(task: EngineTask): task is SandboxTask {
-  return operationRunners[task.operation].runner === "sandbox";
+  return isSandboxed(task.operation);
 }
 
 /** One operation's engines on the task's files, each under the isolation its operation has. */
@@ -29,8 +29,7 @@ export function execute(
   options: ExecuteOptions,
 ): Promise<SandboxResult & { stderr?: string }> {
   if (isSandboxTask(task)) {
-    const { reuse } = operationRunners[task.operation];
-    return runners.sandboxes.run(task, { ...options, reuse });
+    return runners.sandboxes.run(task, { ...options, reuse: reusesSandbox(task.operation) });
   }
   return runners.resident.run(task, options);
 }

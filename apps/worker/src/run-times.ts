@@ -1,4 +1,4 @@
-import { type JobKind, operationLanes } from "@octavo/contracts";
+import { type JobKind, laneOf } from "@octavo/contracts";
 
 /** Until a queue has run jobs here, a lane's run time is taken to be this. */
 const FIRST_GUESS_MS = { light: 1_000, heavy: 10_000 } as const;
@@ -22,7 +22,7 @@ export class RunTimes {
 
   /** `place`: the job's place in its queue (its BullMQ priority); `cap`: the jobs its account may run at once. */
   turnDelayMs(queue: JobKind, place: number, cap: number): number {
-    const runMs = this.averageMs.get(queue) ?? FIRST_GUESS_MS[operationLanes[queue]];
+    const runMs = this.averageMs.get(queue) ?? FIRST_GUESS_MS[laneOf(queue)];
     const rounds = Math.ceil(Math.max(1, place) / Math.max(1, cap));
     return Math.min(TURN_DELAY_MS.most, Math.max(TURN_DELAY_MS.least, rounds * runMs));
   }

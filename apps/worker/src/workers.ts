@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type JobKind, type Lane, operationLanes, PIPELINE, queueConcurrency } from "@octavo/contracts";
+import { type JobKind, type Lane, laneOf, PIPELINE, queueConcurrency } from "@octavo/contracts";
 import {
   createRedis,
   JobEndedListener,
@@ -15,7 +15,7 @@ import pLimit, { type LimitFunction } from "p-limit";
 import { afterSettled } from "./after-settled.js";
 import type { WorkerContext } from "./context.js";
 import { runJanitor } from "./janitor.js";
-import { operationRunners } from "./operations.js";
+import { isSandboxed } from "./operations.js";
 import { ResidentEngines } from "./resident/resident-engines.js";
 import { type RunOutcome, runJob } from "./run-job.js";
 import { RunTimes } from "./run-times.js";
@@ -134,7 +134,7 @@ export async function startWorkers(
     // job's outputs are stored and it is settled while the next job's engines already run.
     let outcome: Promise<RunOutcome> | undefined;
     let started = 0;
-    await engineSlots[operationLanes[queue]](async () => {
+    await engineSlots[laneOf(queue)](async () => {
       if (shutdown.signal.aborted) return;
       started = Date.now(); // the run time, not the wait for a slot
       await new Promise<void>((enginesDone) => {
@@ -160,8 +160,7 @@ export async function startWorkers(
   const operationSpecs = specs.filter(
     (spec): spec is QueueSpec & { name: JobKind } => spec.name !== WEBHOOK_QUEUE,
   );
-  const usesSandboxes = (queue: JobKind) =>
-    queue === PIPELINE || operationRunners[queue].runner === "sandbox";
+  const usesSandboxes = (queue: JobKind) => queue === PIPELINE || isSandboxed(queue);
   if (operationSpecs.some((spec) => usesSandboxes(spec.name))) sandboxes.prewarm();
   for (const { name: queue, concurrency } of operationSpecs) {
     const worker = new Worker<JobMessage>(queue, processJobOf(queue), {

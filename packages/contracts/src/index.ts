@@ -1,3 +1,10 @@
+export {
+  type Catalogue,
+  type CatalogueEntry,
+  catalogue,
+  type ResidentEngine,
+  type RunnerSpec,
+} from "./catalogue.js";
 export { durationInWords } from "./durations.js";
 export {
   ApiError,
@@ -8,7 +15,7 @@ export {
   jobErrors,
 } from "./errors.js";
 export { nestedDeeperThan } from "./json-depth.js";
-export { type Lane, operationLanes, queueConcurrency } from "./lanes.js";
+export { type Lane, laneOf, queueConcurrency } from "./lanes.js";
 export {
   apiKeyPrefix,
   imageInputLimits,

@@ -1,37 +1,13 @@
-/**
- * The ids of the operations: the spec's 16, in the order of its operation table, then the additions
- * beyond it (issue 19's image, stamp and document operations). They double as BullMQ queue names, so
- * they hold neither "/" nor ":".
- */
-export const operationIds = [
-  "merge",
-  "split",
-  "rotate",
-  "compress",
-  "repair",
-  "ocr",
-  "word-to-pdf",
-  "powerpoint-to-pdf",
-  "excel-to-pdf",
-  "html-to-pdf",
-  "pdf-to-word",
-  "pdf-to-powerpoint",
-  "pdf-to-excel",
-  "pdf-to-pdfa",
-  "protect",
-  "unlock",
-  "pdf-to-image",
-  "image-to-pdf",
-  "watermark",
-  "page-numbers",
-  "flatten",
-  "metadata",
-] as const;
+import { type Catalogue, catalogue } from "./catalogue.js";
 
-export type OperationId = (typeof operationIds)[number];
+/** An operation's id: a key of the catalogue, and the name of the operation's queue. */
+export type OperationId = keyof Catalogue;
+
+/** The spec's 16, in the order of its operation table, then the additions beyond it. */
+export const operationIds = Object.keys(catalogue) as readonly OperationId[];
 
 export function isOperationId(value: string): value is OperationId {
-  return (operationIds as readonly string[]).includes(value);
+  return Object.hasOwn(catalogue, value);
 }
 
 /**
@@ -41,10 +17,10 @@ export function isOperationId(value: string): value is OperationId {
 export const PIPELINE = "pipeline";
 
 /** What a job runs, each with its own queue: one operation, or a pipeline of them. */
-export const jobKinds = [...operationIds, PIPELINE] as const;
+export type JobKind = OperationId | typeof PIPELINE;
 
-export type JobKind = (typeof jobKinds)[number];
+export const jobKinds: readonly JobKind[] = [...operationIds, PIPELINE];
 
 export function isJobKind(value: string): value is JobKind {
-  return (jobKinds as readonly string[]).includes(value);
+  return value === PIPELINE || isOperationId(value);
 }

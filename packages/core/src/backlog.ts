@@ -1,4 +1,4 @@
-import { type JobKind, operationLanes } from "@octavo/contracts";
+import { type JobKind, laneOf } from "@octavo/contracts";
 import type { DatabaseHandle } from "@octavo/db";
 import { countUnfinishedJobs, latestRuns } from "@octavo/db/repositories";
 
@@ -86,7 +86,7 @@ export class BacklogEstimator {
         ? []
         : [(Date.parse(run.finished_at) - Date.parse(run.started_at)) / 1000],
     );
-    const seconds = runs.length < MIN_SAMPLES ? TYPICAL_SECONDS[operationLanes[operation]] : median(runs);
+    const seconds = runs.length < MIN_SAMPLES ? TYPICAL_SECONDS[laneOf(operation)] : median(runs);
     this.runTimes.set(operation, { seconds, until: now + RUN_TIMES_CACHED_MS });
     return seconds;
   }

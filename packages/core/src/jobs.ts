@@ -4,7 +4,7 @@ import {
   type JobStep,
   jobKinds,
   type Lane,
-  operationLanes,
+  laneOf,
   type PlanId,
   planIds,
   plans,
@@ -117,7 +117,7 @@ export type StartAttempt =
 /** A lane's cap on an account's running jobs, by plan (the plans' `maxRunningJobs`), for `start`. */
 function runningCapOf(lane: Lane): RunningCap {
   return {
-    operations: jobKinds.filter((id) => operationLanes[id] === lane),
+    operations: jobKinds.filter((id) => laneOf(id) === lane),
     byPlan: Object.fromEntries(planIds.map((plan) => [plan, plans[plan].maxRunningJobs[lane]])),
   };
 }
@@ -293,7 +293,7 @@ export class JobService {
    * PostgreSQL the account row is locked first, so two workers cannot both take the last place.
    */
   async start(jobId: string, operation: JobKind, now = new Date()): Promise<StartAttempt> {
-    const lane = operationLanes[operation];
+    const lane = laneOf(operation);
     const cap = runningCaps[lane];
     const job = await this.database.db.transaction().execute(async (trx) => {
       if (this.database.dialect === "postgres") {

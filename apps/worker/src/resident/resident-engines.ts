@@ -1,14 +1,29 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { HtmlRenderer, type HtmlRenderOptions } from "@octavo/browser";
+import type { OptionsOf } from "@octavo/contracts";
 import { JobFailure } from "@octavo/engines";
 import type { AllowList } from "@octavo/net";
 import { OfficeConverter } from "@octavo/office";
-import type { ResidentOperation } from "../operations.js";
+import { type ResidentOperation, residentEngineOf } from "../operations.js";
 import { type EngineTask, type SandboxResult, type TaskOutput, timedOutResult } from "../sandbox/protocol.js";
 import { uniqueName } from "./output-names.js";
 
 export type ResidentTask = EngineTask<ResidentOperation>;
+
+/** One operation's task, not distributed over a union of operations, so a generic K can index the table. */
+type TaskOf<K extends ResidentOperation> = {
+  operation: K;
+  options: OptionsOf<K>;
+  inputs: ResidentTask["inputs"];
+  workDir: string;
+};
+
+type ResidentCall<K extends ResidentOperation> = (
+  task: TaskOf<K>,
+  signal: AbortSignal,
+  onProgress: (fraction: number) => void,
+) => Promise<{ outputs: TaskOutput[]; warnings: string[] }>;
 
 export interface ResidentSettings {
   workDir: string;
@@ -29,6 +44,26 @@ export class ResidentEngines {
   private browser: HtmlRenderer | undefined;
 
   constructor(private readonly settings: ResidentSettings) {}
+
+  /**
+   * Operation id → its engine's way through a task, for every resident operation: a new one does not
+   * compile until it has a row here (its catalogue entry names the engine it reports).
+   */
+  private readonly residentCalls: { [K in ResidentOperation]: ResidentCall<K> } = {
+    "word-to-pdf": (task, signal, onProgress) => this.convertOffice(task, signal, onProgress),
+    "powerpoint-to-pdf": (task, signal, onProgress) => this.convertOffice(task, signal, onProgress),
+    "excel-to-pdf": (task, signal, onProgress) => this.convertOffice(task, signal, onProgress),
+    "html-to-pdf": async (task, signal) => ({ outputs: await this.renderHtml(task, signal), warnings: [] }),
+  };
+
+  private callResident<K extends ResidentOperation>(
+    task: TaskOf<K>,
+    signal: AbortSignal,
+    onProgress: (fraction: number) => void,
+  ): Promise<{ outputs: TaskOutput[]; warnings: string[] }> {
+    const call: ResidentCall<K> = this.residentCalls[task.operation];
+    return call(task, signal, onProgress);
+  }
 
   private officeConverter(): OfficeConverter {
     this.office ??= new OfficeConverter({
@@ -59,16 +94,8 @@ export class ResidentEngines {
     const deadline = AbortSignal.timeout(options.timeoutMs);
     const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
     try {
-      const { outputs, warnings } =
-        task.operation === "html-to-pdf"
-          ? { outputs: await this.renderHtml(task, signal), warnings: [] }
-          : await this.convertOffice(task, signal, options.onProgress);
-      return {
-        type: "done",
-        outputs,
-        engine: task.operation === "html-to-pdf" ? "chromium" : "libreoffice",
-        warnings,
-      };
+      const { outputs, warnings } = await this.callResident(task, signal, options.onProgress);
+      return { type: "done", outputs, engine: residentEngineOf(task.operation), warnings };
     } catch (error) {
       if (deadline.aborted) {
         return timedOutResult(options.timeoutMs);

@@ -1,5 +1,5 @@
 import { apiErrors, jobErrors } from "../errors.js";
-import { operationLanes } from "../lanes.js";
+import { laneOf } from "../lanes.js";
 import { apiKeyPrefix, inputLimits, serviceLimits, webhookSignatureHeader } from "../limits.js";
 import { operations } from "../operations.js";
 import { bytesPerMB, type PlanId, plans } from "../plans.js";
@@ -41,7 +41,7 @@ function plansTable(): string {
 
 const lightOperations = () =>
   operations
-    .filter((operation) => operationLanes[operation.id] === "light")
+    .filter((operation) => laneOf(operation.id) === "light")
     .map((operation) => operation.id)
     .join(", ");
 
