@@ -4,8 +4,8 @@
 //      the backing services' images, each built with Docker's layer cache;
 //   2. docker-compose.yml with infra/fleet/compose.test.yml: PostgreSQL, Redis, s3rver, the migration,
 //      two API containers behind the proxy, one worker per class;
-//   3. one job of every operation and one pipeline (POST /v1/pipeline) through the proxy, each output
-//      checked;
+//   3. one job of every operation of the catalogue and one pipeline (POST /v1/pipeline) through the
+//      proxy, each output checked;
 //   4. worker-pdf scaled to 3, 300 light jobs, each of the three took some;
 //   5. a worker-pdf container stopped (SIGTERM) in the middle of a job: the job is handed back,
 //      finished by another worker and charged once;
@@ -28,6 +28,8 @@ import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+// The operation catalogue, as the images run it (npm run setup builds it).
+const { operations, queuesOfClass } = await import(join(ROOT, "packages/contracts/dist/index.js"));
 const CORPUS = join(ROOT, "..", "shared", "corpus");
 const PROJECT = "octavo-fleet-test";
 const BASE_IMAGE = process.env.FLEET_BASE_IMAGE ?? "octavo-base:bookworm";
@@ -239,10 +241,11 @@ function checkMetrics(jobsSent) {
   const [office] = containersOf("worker-office");
   const worker = scrape(office.name, 8081);
   const done = total(worker, "octavo_jobs_finished_total", 'status="done"');
-  check(done === 4, `worker-office's /metrics (health port 8081) counts its ${done} jobs done`);
+  const officeJobs = queuesOfClass("office").length;
+  check(done === officeJobs, `worker-office's /metrics (health port 8081) counts its ${done} jobs done`);
   check(
-    /^octavo_queue_jobs\{queue="merge",state="waiting"\} 0$/m.test(apis[0] ?? ""),
-    "queue depth is exported",
+    /^octavo_queue_jobs\{queue="merge",state="waiting",class="pdf"\} 0$/m.test(apis[0] ?? ""),
+    "queue depth is exported, with the worker class of each queue",
   );
 }
 
@@ -282,6 +285,7 @@ async function finished(apiKey, jobId, timeoutMs = 300_000) {
 
 const MAGIC = {
   "application/pdf": "%PDF-",
+  "image/png": "\x89PNG",
   "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "PK",
   "application/vnd.openxmlformats-officedocument.presentationml.presentation": "PK",
   "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "PK",
@@ -303,35 +307,54 @@ async function checkOutputs(job) {
 const sample = join(ROOT, "examples", "sample-a.pdf");
 const corpus = (path) => join(CORPUS, path);
 const WEBHOOK_URL = "http://webhook-receiver:8099/hook";
-const everyOperation = [
-  ["/v1/merge", [sample, join(ROOT, "examples", "sample-b.pdf")], undefined, { webhook_url: WEBHOOK_URL }],
-  ["/v1/split", [corpus("general/samplefiles_GeoTopo-komprimiert.pdf")], { ranges: "1-2,3" }],
-  ["/v1/rotate", [sample], { angle: 90 }],
-  ["/v1/compress", [corpus("general/samplefiles_GeoTopo-komprimiert.pdf")]],
-  ["/v1/repair", [corpus("broken/govdocs_error_set_2_020747.pdf")]],
-  ["/v1/ocr", [corpus("scanned/tesseract_phototest.pdf")], { languages: ["eng"] }],
-  ["/v1/protect", [sample], { userPassword: "fleet-secret" }],
-  ["/v1/unlock", [corpus("encrypted/qpdf_enc-R3_V2_U-view_O-master.pdf")], { password: "view" }],
-  ["/v1/convert/word-to-pdf", [corpus("office/docling_docx_rich_tables_01.docx")]],
-  ["/v1/convert/powerpoint-to-pdf", [corpus("office/pypptx_cht-chart-type.pptx")]],
-  ["/v1/convert/excel-to-pdf", [corpus("office/docling_xlsx_01.xlsx")]],
-  ["/v1/convert/html-to-pdf", [corpus("html/gotenberg_wide-table.html")]],
-  ["/v1/convert/pdf-to-word", [sample]],
-  ["/v1/convert/pdf-to-powerpoint", [sample]],
-  ["/v1/convert/pdf-to-excel", [corpus("tables/icdar2013_us-001.pdf")]],
-  ["/v1/convert/pdf-to-pdfa", [sample], { level: "2" }],
-  // Several operations as one job, run by worker-pipeline.
-  [
-    "/v1/pipeline",
-    [sample],
-    undefined,
-    { steps: JSON.stringify([{ operation: "rotate", options: { angle: 90 } }, { operation: "compress" }]) },
-  ],
-];
+/** One job of each operation of the catalogue: its inputs, options and other form fields. */
+const operationJobs = {
+  merge: [[sample, join(ROOT, "examples", "sample-b.pdf")], undefined, { webhook_url: WEBHOOK_URL }],
+  split: [[corpus("general/samplefiles_GeoTopo-komprimiert.pdf")], { ranges: "1-2,3" }],
+  rotate: [[sample], { angle: 90 }],
+  compress: [[corpus("general/samplefiles_GeoTopo-komprimiert.pdf")]],
+  repair: [[corpus("broken/govdocs_error_set_2_020747.pdf")]],
+  ocr: [[corpus("scanned/tesseract_phototest.pdf")], { languages: ["eng"] }],
+  protect: [[sample], { userPassword: "fleet-secret" }],
+  unlock: [[corpus("encrypted/qpdf_enc-R3_V2_U-view_O-master.pdf")], { password: "view" }],
+  "word-to-pdf": [[corpus("office/docling_docx_rich_tables_01.docx")]],
+  "powerpoint-to-pdf": [[corpus("office/pypptx_cht-chart-type.pptx")]],
+  "excel-to-pdf": [[corpus("office/docling_xlsx_01.xlsx")]],
+  "html-to-pdf": [[corpus("html/gotenberg_wide-table.html")]],
+  "pdf-to-word": [[sample]],
+  "pdf-to-powerpoint": [[sample]],
+  "pdf-to-excel": [[corpus("tables/icdar2013_us-001.pdf")]],
+  "pdf-to-pdfa": [[sample], { level: "2" }],
+  "pdf-to-image": [[sample], { format: "png", pages: "1" }],
+  "image-to-pdf": [[join(ROOT, "packages/images/test/fixtures/images/datagov-rgb.jpg")]],
+  watermark: [[sample], { text: "FLEET" }],
+  "page-numbers": [[sample]],
+  flatten: [[corpus("general/samplefiles_pdflatex-forms.pdf")]],
+  metadata: [[sample], { title: "Fleet" }],
+};
+
+/** Every operation of the catalogue (a new one without a job here stops the run), and one pipeline. */
+function everyOperation() {
+  const missing = operations.filter((spec) => !(spec.id in operationJobs)).map((spec) => spec.id);
+  check(
+    missing.length === 0,
+    `test-fleet.mjs has a job for every operation of the catalogue (none for ${missing})`,
+  );
+  return [
+    ...operations.map((spec) => [spec.path, ...operationJobs[spec.id]]),
+    // Several operations as one job, run by worker-pipeline.
+    [
+      "/v1/pipeline",
+      [sample],
+      undefined,
+      { steps: JSON.stringify([{ operation: "rotate", options: { angle: 90 } }, { operation: "compress" }]) },
+    ],
+  ];
+}
 
 async function runEveryOperation(apiKey) {
   const submitted = [];
-  for (const [path, files, options, fields] of everyOperation)
+  for (const [path, files, options, fields] of everyOperation())
     submitted.push({ path, id: await submit(apiKey, path, files, options, fields) });
   for (const { path, id } of submitted) {
     const job = await finished(apiKey, id);

@@ -1,3 +1,4 @@
+import { operationIds } from "@octavo/contracts";
 import { DockerfileParser, type From } from "dockerfile-ast";
 import { validate as lintDockerfile } from "dockerfile-utils";
 import { describe, expect, it } from "vitest";
@@ -67,6 +68,13 @@ describe("the fleet test (infra/fleet)", () => {
     const checked = run(process.execPath, ["--check", "infra/fleet/test-fleet.mjs"]);
     expect(checked.stderr).toBe("");
     expect(checked.status).toBe(0);
+  });
+
+  it("runs a job of every operation of the catalogue, without Docker to find one missing", () => {
+    const script = read("infra/fleet/test-fleet.mjs");
+    const table = /^const operationJobs = \{\n([\s\S]*?)\n\};$/m.exec(script)?.[1] ?? "";
+    const listed = [...table.matchAll(/^ {2}"?([a-z0-9-]+)"?: \[/gm)].map((match) => match[1]);
+    expect(listed.sort()).toEqual([...operationIds].sort());
   });
 
   it("builds the image of every role, which `up --no-build` then needs", () => {

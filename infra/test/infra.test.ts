@@ -3,7 +3,16 @@ import { Arg, DockerfileParser, From, type Instruction } from "dockerfile-ast";
 import { validate as lintDockerfile, ValidationSeverity } from "dockerfile-utils";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { queueEntries, read, roles, run, type WorkerClass, workerClasses, workerQueues } from "./support.js";
+import {
+  catalogueClassOf,
+  classArgument,
+  queuesOfRole,
+  read,
+  roles,
+  run,
+  type WorkerClass,
+  workerClasses,
+} from "./support.js";
 
 /** The Debian packages of the classes that run one kind of engine each (their queues are in support.ts). */
 const engineClasses = {
@@ -30,9 +39,6 @@ const debianOf: Record<WorkerClass, readonly string[]> = {
 
 /** The classes that run LibreOffice and Chromium, which create user namespaces and want a /dev/shm. */
 const officeClasses = workerClasses.filter((name) => debianOf[name].includes("chromium"));
-
-/** `--queues ocr=1,compress=2` → the queue names. */
-const queueNames = (args: readonly string[]) => queueEntries(args).map((entry) => entry.name);
 
 /** Debian packages of scripts/debian-packages.mjs, the project's list of what its engines need. */
 function projectDebianPackages(): Set<string> {
@@ -109,17 +115,14 @@ describe("docker-compose.yml", () => {
     expect(services.lb?.ports?.length).toBe(1);
   });
 
-  it("gives each worker class its queues, probes on the health port and a drain period", () => {
+  it("gives each worker class its class (the catalogue gives the queues), probes on the health port and a drain period", () => {
     const { services } = config();
     for (const name of workerClasses) {
       const service = services[name];
-      const entries = queueEntries(service?.command ?? []);
-      expect(
-        entries.map((entry) => entry.name),
-        name,
-      ).toEqual(workerQueues[name]);
+      // The service names its class; the catalogue gives the class's queues and their counts.
+      expect(classArgument(service?.command ?? []), name).toBe(catalogueClassOf(name));
       const concurrency = Number(service?.environment?.OCTAVO_WORKER_CONCURRENCY);
-      for (const { name: queue, count } of entries)
+      for (const { name: queue, concurrency: count } of queuesOfRole(name))
         if (count !== undefined && queue !== "webhooks") expect(count, name).toBeLessThanOrEqual(concurrency);
       expect(service?.environment?.OCTAVO_HEALTH_PORT, name).toBe("8081");
       expect(service?.healthcheck?.test?.join(" "), name).toContain("http://127.0.0.1:8081/healthz");
@@ -268,7 +271,7 @@ describe("infra/docker/Dockerfile", () => {
       const cmd = JSON.parse(argumentsOf(lastOf(stage, "CMD"))) as string[];
       expect(cmd.slice(0, 2), role).toEqual(["node", "apps/cli/bin/octavo.mjs"]);
       if (role === "api") expect(cmd[2]).toBe("api");
-      else expect(queueNames(cmd), role).toEqual(workerQueues[role as WorkerClass]);
+      else expect(cmd.slice(2), role).toEqual(["worker", "--class", catalogueClassOf(role as WorkerClass)]);
     }
   });
 

@@ -22,16 +22,16 @@ import {
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { exportedMetrics, promqlProblems, promtoolCheckExpressions } from "./promql.js";
-import { queueEntries, read, roles, run, workerClasses, workerQueues } from "./support.js";
+import { catalogueClassOf, classArgument, queuesOfRole, read, roles, run, workerClasses } from "./support.js";
 
 // infra/k8s, rendered by `kubectl kustomize` and validated object by object against the schemas of
 // Kubernetes (kubernetes-models), KEDA (@kubernetes-models/keda) and the Prometheus Operator
 // (@kubernetes-models/prometheus-operator); then the rules of the fleet: probes, resources, drain,
 // one autoscaler per Deployment on the right signal, disruption budgets, metrics, network policies.
 
-describe("the worker classes of the Kubernetes tests (test/support.ts)", () => {
-  it("covers the contract's job kinds (the operations and the pipeline) and the webhook deliveries, each once", () => {
-    const assigned = workerClasses.flatMap((name) => workerQueues[name]);
+describe("the worker classes of the catalogue, as the manifests name them", () => {
+  it("cover the contract's job kinds (the operations and the pipeline) and the webhook deliveries, each once", () => {
+    const assigned = workerClasses.flatMap((name) => queuesOfRole(name).map((queue) => queue.name));
     expect(jobKinds).toContain("pipeline");
     expect([...assigned].sort()).toEqual([...jobKinds, "webhooks"].sort());
     expect(new Set(assigned).size).toBe(assigned.length);
@@ -294,16 +294,18 @@ describe.skipIf(kubectlMissing)(k8sTitle, () => {
     }
   });
 
-  it("runs each worker class on its queues with requests that fit it", () => {
+  it("runs each worker class by its name, with requests that fit it", () => {
     for (const name of workerClasses) {
       const workload = deployment(name);
-      const entries = queueEntries(container(workload).args ?? []);
-      expect(
-        entries.map((entry) => entry.name),
-        name,
-      ).toEqual(workerQueues[name]);
+      expect(container(workload).args, name).toEqual([
+        "node",
+        "apps/cli/bin/octavo.mjs",
+        "worker",
+        "--class",
+        catalogueClassOf(name),
+      ]);
       const concurrency = settingsOf(workload).workerConcurrency;
-      for (const { name: queue, count } of entries)
+      for (const { name: queue, concurrency: count } of queuesOfRole(name))
         if (count !== undefined && queue !== "webhooks") expect(count, name).toBeLessThanOrEqual(concurrency);
     }
     const requests = (name: string) => container(deployment(name)).resources?.requests ?? {};
@@ -367,7 +369,7 @@ describe.skipIf(kubectlMissing)(k8sTitle, () => {
     expect(published).toEqual(["http"]);
   });
 
-  it("scales each worker class with one KEDA ScaledObject on the backlog of exactly its own queues", () => {
+  it("scales each worker class with one KEDA ScaledObject on the backlog of its own queues, by its class label", () => {
     const scaled = ofKind<IScaledObject>("ScaledObject");
     const namespace = deployment("api").metadata.namespace;
     const exported = exportedMetrics();
@@ -414,17 +416,17 @@ describe.skipIf(kubectlMissing)(k8sTitle, () => {
       );
       expect(matchers.namespace, name).toBe(`=${namespace}`);
       expect(matchers.state, name).toBe("=~waiting|active");
-      expect(matchers.queue?.replace(/^=~/, "").split("|"), name).toEqual(
-        queueEntries(container(workload).args ?? []).map((entry) => entry.name),
-      );
+      // The class label selects the class's queues: no query lists queues, so a new operation needs none.
+      expect(matchers.class, name).toBe(`=${classArgument(container(workload).args ?? [])}`);
+      expect(matchers.queue, name).toBeUndefined();
       expect(promqlProblems(query, exported), name).toEqual([]);
 
       // Jobs per pod = the pod's slots times whole rounds of them: the threshold is a multiple of its slots.
-      const entries = queueEntries(container(workload).args ?? []);
+      const entries = queuesOfRole(name);
       const concurrency = settingsOf(workload).workerConcurrency;
       const slots =
         name === "worker-webhooks"
-          ? (entries[0]?.count ?? 0)
+          ? (entries[0]?.concurrency ?? 0)
           : [
               ...new Set(
                 entries

@@ -43,7 +43,7 @@ const DATASOURCE = `\${${INPUT}}`;
 
 describe("octavo's exported metrics, as the checks below know them", () => {
   it("come from @octavo/metrics: octavo's series and the process and Node.js defaults", () => {
-    expect(exported.get("octavo_queue_jobs")).toEqual({ type: "gauge", labels: ["queue", "state"] });
+    expect(exported.get("octavo_queue_jobs")).toEqual({ type: "gauge", labels: ["queue", "state", "class"] });
     expect(exported.get("octavo_job_run_seconds")?.type).toBe("histogram");
     expect(exported.get("octavo_http_request_duration_seconds")?.labels).toEqual([
       "route",

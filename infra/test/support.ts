@@ -2,56 +2,41 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PIPELINE } from "@octavo/contracts";
+import {
+  type WorkerClass as CatalogueClass,
+  type ClassQueue,
+  workerClasses as catalogueClasses,
+  queuesOfClass,
+} from "@octavo/contracts";
 
 /** Helpers shared by the Kubernetes and monitoring tests. */
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 
-/**
- * The queues of each worker class, as its `octavo worker --queues` lists them. Together: every job
- * kind of `@octavo/contracts` (the operations and the pipeline) and the webhook deliveries, each once.
- */
-export const workerQueues = {
-  "worker-pdf": [
-    "merge",
-    "split",
-    "rotate",
-    "protect",
-    "unlock",
-    "repair",
-    "watermark",
-    "page-numbers",
-    "flatten",
-    "metadata",
-  ],
-  "worker-office": ["word-to-pdf", "powerpoint-to-pdf", "excel-to-pdf", "html-to-pdf"],
-  "worker-heavy": [
-    "ocr",
-    "compress",
-    "pdf-to-pdfa",
-    "pdf-to-word",
-    "pdf-to-powerpoint",
-    "pdf-to-excel",
-    "pdf-to-image",
-    "image-to-pdf",
-  ],
-  "worker-webhooks": ["webhooks"],
-  // A pipeline's steps may be any operations, all run on the one worker that takes it: every engine.
-  "worker-pipeline": [PIPELINE],
-} as const;
-export type WorkerClass = keyof typeof workerQueues;
-export const workerClasses = Object.keys(workerQueues) as WorkerClass[];
+/** A worker class as infra names its role and image (`worker-heavy`): one per class of the catalogue. */
+export type WorkerClass = `worker-${CatalogueClass}`;
+
+const catalogueClassOfRole = new Map(catalogueClasses.map((name) => [`worker-${name}` as WorkerClass, name]));
+export const workerClasses: WorkerClass[] = [...catalogueClassOfRole.keys()];
 export const roles = ["api", ...workerClasses];
 
-/** `--queues ocr=1,compress=2` → each queue's name and its own count, when it has one. */
-export function queueEntries(args: readonly string[]): { name: string; count: number | undefined }[] {
-  const value = args[args.indexOf("--queues") + 1] ?? "";
-  return value.split(",").map((entry) => {
-    const [name = "", count] = entry.split("=");
-    return { name, count: count === undefined ? undefined : Number(count) };
-  });
+/** The catalogue's class of a role: `worker-heavy` → `heavy`. */
+export function catalogueClassOf(role: WorkerClass): CatalogueClass {
+  const name = catalogueClassOfRole.get(role);
+  if (name === undefined) throw new Error(`${role} is no worker class of the catalogue`);
+  return name;
+}
+
+/** The queues a role's workers take, each with its count where the class sets one. */
+export function queuesOfRole(role: WorkerClass): ClassQueue[] {
+  return queuesOfClass(catalogueClassOf(role));
+}
+
+/** The class a command line names: `octavo worker --class heavy` → "heavy"; undefined without one. */
+export function classArgument(args: readonly string[]): string | undefined {
+  const at = args.indexOf("--class");
+  return at < 0 ? undefined : args[at + 1];
 }
 
 /** Runs a tool with a bare environment, so the machine's variables cannot change what it does. */

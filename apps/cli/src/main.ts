@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig, unknownSettings } from "@octavo/config";
+import { isWorkerClass, queuesOfClass, workerClasses } from "@octavo/contracts";
 import { AccountError } from "@octavo/core";
 import { createDatabase, migrateToLatest } from "@octavo/db";
 import { accountsCommand } from "./commands/accounts.js";
@@ -14,6 +15,7 @@ const HELP = `octavo: the PDF-processing API
   octavo start                         API, workers and the janitor in one process tree (npm start)
   octavo api                           the API only
   octavo worker [--queues q1,q2]       workers for the given queues, e.g. merge,split or webhooks (default: all)
+  octavo worker --class C              workers for a worker class's queues: ${workerClasses.join(", ")}
   octavo migrate                       apply database migrations
   octavo accounts create --email E --plan free|starter|pro|business
   octavo accounts show ID
@@ -23,12 +25,26 @@ const HELP = `octavo: the PDF-processing API
   octavo keys create ACCOUNT_ID [--label L]
   octavo keys list ACCOUNT_ID
   octavo keys revoke KEY_ID
-  octavo doctor [--queues q1,q2|--api] engines and tools: found or missing, with versions, and which are
-                                       required: with --queues (as for worker) those queues' engines,
+  octavo doctor [--queues q1,q2|--class C|--api]
+                                       engines and tools: found or missing, with versions, and which are
+                                       required: with --queues or --class (as for worker) those queues' engines,
                                        with --api none, without either everything \`octavo start\` runs;
                                        exit 1 when a required one is missing
 
 Settings come from OCTAVO_* environment variables (see README).`;
+
+/** `--class heavy` is the class's `--queues` list, its counts from the catalogue: one way to name queues. */
+function queuesOption(queues: string | undefined, workerClass: string | undefined): string | undefined {
+  if (workerClass === undefined) return queues;
+  if (queues !== undefined) throw new UsageError("give --queues or --class, not both");
+  if (!isWorkerClass(workerClass))
+    throw new UsageError(
+      `unknown worker class "${workerClass}"; the classes are ${workerClasses.join(", ")}`,
+    );
+  return queuesOfClass(workerClass)
+    .map(({ name, concurrency }) => (concurrency === undefined ? name : `${name}=${concurrency}`))
+    .join(",");
+}
 
 /** parseArgs would read "-20" (a negative credit correction) as a flag; shield such numbers. */
 const NEGATIVE = "\u0000negative:";
@@ -43,6 +59,7 @@ async function main(argv: string[]): Promise<number> {
       reason: { type: "string" },
       label: { type: "string" },
       queues: { type: "string" },
+      class: { type: "string" },
       api: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -59,21 +76,22 @@ async function main(argv: string[]): Promise<number> {
   if (typos.length > 0)
     throw new ConfigError(typos[0] ?? "", "is not an octavo setting; check its spelling (see README)");
   if (values.api && command !== "doctor") throw new UsageError("--api is an option of octavo doctor");
+  const queues = queuesOption(values.queues, values.class);
   // Before the settings: doctor must answer on a node with none (an image's read-only /app, no
   // OCTAVO_SECRET_KEY), where loadConfig would try to create ./data/secret.key.
-  if (command === "doctor") return (await doctorCommand({ queues: values.queues, api: values.api })) ? 0 : 1;
+  if (command === "doctor") return (await doctorCommand({ queues, api: values.api })) ? 0 : 1;
   const config = loadConfig();
   const flags = { email: values.email, plan: values.plan, reason: values.reason, label: values.label };
 
   switch (command) {
     case "start":
-      await runServer(config, { api: true, workers: true, queues: values.queues });
+      await runServer(config, { api: true, workers: true, queues });
       return -1; // keeps running until a signal
     case "api":
       await runServer(config, { api: true, workers: false, queues: undefined });
       return -1;
     case "worker":
-      await runServer(config, { api: false, workers: true, queues: values.queues });
+      await runServer(config, { api: false, workers: true, queues });
       return -1;
     case "migrate": {
       const database = createDatabase(config.databaseUrl);

@@ -143,6 +143,39 @@ describe("octavo doctor for one role", () => {
     expect(heavy.entry("libreoffice")?.required).toBe(false);
   });
 
+  it("checks a worker class by its name, as the images and manifests run it (--class)", () => {
+    // The pdf class's image: its programs alone suffice, and every operation of the class needs qpdf.
+    const pdf = doctor(pdfTools.path, "--class", "pdf");
+    expect(pdf.status, pdf.stderr).toBe(0);
+    expect(pdf.entry("qpdf")?.requiredBy).toEqual([
+      "merge",
+      "split",
+      "rotate",
+      "repair",
+      "protect",
+      "unlock",
+      "watermark",
+      "page-numbers",
+      "flatten",
+      "metadata",
+    ]);
+    // The office class needs LibreOffice and Chromium, which this PATH lacks.
+    const office = doctor(pdfTools.path, "--class", "office");
+    expect(office.status).toBe(1);
+    expect(office.entry("libreoffice")).toMatchObject({ required: true, found: false });
+    expect(office.entry("chromium")).toMatchObject({ required: true, found: false });
+    expect(doctor(pdfTools.path, "--class", "webhooks").status).toBe(0);
+
+    const unknown = doctor(pdfTools.path, "--class", "gpu");
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain(
+      'unknown worker class "gpu"; the classes are pdf, heavy, office, pipeline, webhooks',
+    );
+    const both = doctor(pdfTools.path, "--class", "pdf", "--queues", "merge");
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain("give --queues or --class, not both");
+  });
+
   it("takes the worker's --queues syntax, says what is wrong with it, and writes nothing", async () => {
     const typo = doctor(pdfTools.path, "--queues", "merge,mergee");
     expect(typo.status).toBe(2);

@@ -89,8 +89,10 @@ describe("Prometheus metrics and job logs of an API node and a worker, before an
       3,
     );
     for (const state of ["waiting", "active", "delayed", "failed"])
-      expect(api).toMatch(new RegExp(`^octavo_queue_jobs\\{queue="merge",state="${state}"\\} \\d+$`, "m"));
-    expect(api).toMatch(/^octavo_queue_jobs\{queue="ocr",state="waiting"\} \d+$/m);
+      expect(api).toMatch(
+        new RegExp(`^octavo_queue_jobs\\{queue="merge",state="${state}",class="pdf"\\} \\d+$`, "m"),
+      );
+    expect(api).toMatch(/^octavo_queue_jobs\{queue="ocr",state="waiting",class="heavy"\} \d+$/m);
 
     const merge = { operation: "merge" };
     expect(moved(worked, workerBefore, "octavo_jobs_finished_total", { ...merge, status: "done" })).toBe(1);
@@ -101,7 +103,7 @@ describe("Prometheus metrics and job logs of an API node and a worker, before an
     expect(moved(worked, workerBefore, "octavo_job_queue_wait_seconds_count", merge)).toBe(2);
     expect(moved(worked, workerBefore, "octavo_webhook_attempts_total", { outcome: "delivered" })).toBe(1);
     expect(sample(worked, "octavo_sandbox_starts_total")).toBeGreaterThanOrEqual(2);
-    expect(worked).toMatch(/^octavo_queue_jobs\{queue="webhooks",state="waiting"\} \d+$/m);
+    expect(worked).toMatch(/^octavo_queue_jobs\{queue="webhooks",state="waiting",class="webhooks"\} \d+$/m);
 
     // The logs follow the job from its request to its webhook: every worker line names both ids.
     const requestId = done.headers.get("x-request-id");

@@ -50,6 +50,13 @@ export type RunnerSpec =
   /** Warm LibreOffice or Chromium, whose own processes parse the file under their own limits. */
   | { readonly runner: "resident"; readonly engine: ResidentEngine };
 
+/**
+ * The worker class an operation's queue belongs to: one container image holding only the engines of
+ * its operations (infra/README.md). pdf: qpdf, Ghostscript and MuPDF; heavy: OCRmyPDF, Tesseract,
+ * layout analysis and sharp; office: LibreOffice and Chromium.
+ */
+export type OperationClass = "pdf" | "heavy" | "office";
+
 export interface CatalogueEntry {
   /** The POST path, e.g. "/v1/merge" or "/v1/convert/word-to-pdf". */
   readonly path: string;
@@ -63,6 +70,12 @@ export interface CatalogueEntry {
   readonly options: TObject;
   readonly lane: Lane;
   readonly runner: RunnerSpec;
+  readonly workerClass: OperationClass;
+  /**
+   * Jobs of this operation a worker of its class runs at once, where fewer than its lane's slots: OCR
+   * runs a page per core, so two OCR jobs on one worker would fight over the same cores.
+   */
+  readonly concurrency?: number;
 }
 
 const pdf = [".pdf"] as const;
@@ -92,6 +105,7 @@ export const catalogue = {
     options: NoOptions,
     lane: "light",
     runner: reusedSandbox,
+    workerClass: "pdf",
   },
   split: {
     path: "/v1/split",
@@ -102,6 +116,7 @@ export const catalogue = {
     options: SplitOptions,
     lane: "light",
     runner: reusedSandbox,
+    workerClass: "pdf",
   },
   rotate: {
     path: "/v1/rotate",
@@ -112,6 +127,7 @@ export const catalogue = {
     options: RotateOptions,
     lane: "light",
     runner: reusedSandbox,
+    workerClass: "pdf",
   },
   compress: {
     path: "/v1/compress",
@@ -122,6 +138,7 @@ export const catalogue = {
     options: CompressOptions,
     lane: "heavy",
     runner: freshSandbox,
+    workerClass: "heavy",
   },
   repair: {
     path: "/v1/repair",
@@ -132,6 +149,7 @@ export const catalogue = {
     options: NoOptions,
     lane: "light",
     runner: reusedSandbox,
+    workerClass: "pdf",
   },
   ocr: {
     path: "/v1/ocr",
@@ -142,6 +160,9 @@ export const catalogue = {
     options: OcrOptions,
     lane: "heavy",
     runner: freshSandbox,
+    workerClass: "heavy",
+    // OCRmyPDF runs a page per core: one job takes the worker's cores.
+    concurrency: 1,
   },
   "word-to-pdf": {
     path: "/v1/convert/word-to-pdf",
@@ -152,6 +173,7 @@ export const catalogue = {
     options: NoOptions,
     lane: "heavy",
     runner: { runner: "resident", engine: "libreoffice" },
+    workerClass: "office",
   },
   "powerpoint-to-pdf": {
     path: "/v1/convert/powerpoint-to-pdf",
@@ -162,6 +184,7 @@ export const catalogue = {
     options: NoOptions,
     lane: "heavy",
     runner: { runner: "resident", engine: "libreoffice" },
+    workerClass: "office",
   },
   "excel-to-pdf": {
     path: "/v1/convert/excel-to-pdf",
@@ -172,6 +195,7 @@ export const catalogue = {
     options: NoOptions,
     lane: "heavy",
     runner: { runner: "resident", engine: "libreoffice" },
+    workerClass: "office",
   },
   "html-to-pdf": {
     path: "/v1/convert/html-to-pdf",
@@ -184,6 +208,7 @@ export const catalogue = {
     options: HtmlToPdfOptions,
     lane: "heavy",
     runner: { runner: "resident", engine: "chromium" },
+    workerClass: "office",
   },
   "pdf-to-word": {
     path: "/v1/convert/pdf-to-word",
@@ -196,6 +221,9 @@ export const catalogue = {
     options: NoOptions,
     lane: "heavy",
     runner: freshSandbox,
+    workerClass: "heavy",
+    // Scanned pages are OCRed first, a page per core.
+    concurrency: 1,
   },
   "pdf-to-powerpoint": {
     path: "/v1/convert/pdf-to-powerpoint",
@@ -208,6 +236,9 @@ export const catalogue = {
     options: NoOptions,
     lane: "heavy",
     runner: freshSandbox,
+    workerClass: "heavy",
+    // Scanned pages are OCRed first, a page per core.
+    concurrency: 1,
   },
   "pdf-to-excel": {
     path: "/v1/convert/pdf-to-excel",
@@ -221,6 +252,9 @@ export const catalogue = {
     options: PdfToExcelOptions,
     lane: "heavy",
     runner: freshSandbox,
+    workerClass: "heavy",
+    // Scanned pages are OCRed first, a page per core.
+    concurrency: 1,
   },
   "pdf-to-pdfa": {
     path: "/v1/convert/pdf-to-pdfa",
@@ -231,6 +265,7 @@ export const catalogue = {
     options: PdfToPdfaOptions,
     lane: "heavy",
     runner: freshSandbox,
+    workerClass: "heavy",
   },
   protect: {
     path: "/v1/protect",
@@ -241,6 +276,7 @@ export const catalogue = {
     options: ProtectOptions,
     lane: "light",
     runner: reusedSandbox,
+    workerClass: "pdf",
   },
   unlock: {
     path: "/v1/unlock",
@@ -251,6 +287,7 @@ export const catalogue = {
     options: UnlockOptions,
     lane: "light",
     runner: reusedSandbox,
+    workerClass: "pdf",
   },
   "pdf-to-image": {
     path: "/v1/convert/pdf-to-image",
@@ -267,6 +304,7 @@ export const catalogue = {
     lane: "heavy",
     // Page pixels pass through JavaScript.
     runner: freshSandbox,
+    workerClass: "heavy",
   },
   "image-to-pdf": {
     path: "/v1/convert/image-to-pdf",
@@ -285,6 +323,7 @@ export const catalogue = {
     lane: "heavy",
     // sharp decodes and encodes images in native code.
     runner: freshSandbox,
+    workerClass: "heavy",
   },
   watermark: {
     path: "/v1/watermark",
@@ -297,6 +336,7 @@ export const catalogue = {
     options: WatermarkOptions,
     lane: "light",
     runner: reusedSandbox,
+    workerClass: "pdf",
   },
   "page-numbers": {
     path: "/v1/page-numbers",
@@ -309,6 +349,7 @@ export const catalogue = {
     options: PageNumbersOptions,
     lane: "light",
     runner: reusedSandbox,
+    workerClass: "pdf",
   },
   flatten: {
     path: "/v1/flatten",
@@ -321,6 +362,7 @@ export const catalogue = {
     options: FlattenOptions,
     lane: "light",
     runner: reusedSandbox,
+    workerClass: "pdf",
   },
   metadata: {
     path: "/v1/metadata",
@@ -334,6 +376,7 @@ export const catalogue = {
     lane: "light",
     // Reads and writes the XMP packet, the document's own text, in JavaScript.
     runner: freshSandbox,
+    workerClass: "pdf",
   },
 } as const satisfies Record<string, CatalogueEntry>;
 

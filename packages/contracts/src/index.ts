@@ -2,6 +2,7 @@ export {
   type Catalogue,
   type CatalogueEntry,
   catalogue,
+  type OperationClass,
   type ResidentEngine,
   type RunnerSpec,
 } from "./catalogue.js";
@@ -74,3 +75,12 @@ export {
 } from "./resources.js";
 export { type JsonSchema, toJsonSchema } from "./schema-helpers.js";
 export { type OptionsValidation, optionsJsonSchema, validateOptions } from "./validate-options.js";
+export {
+  type ClassQueue,
+  isWorkerClass,
+  queuesOfClass,
+  WEBHOOK_QUEUE,
+  type WorkerClass,
+  workerClasses,
+  workerClassOf,
+} from "./worker-classes.js";

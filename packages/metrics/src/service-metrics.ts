@@ -1,4 +1,4 @@
-import type { JobErrorCode, JobKind } from "@octavo/contracts";
+import { type JobErrorCode, type JobKind, workerClassOf } from "@octavo/contracts";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /** A queue's jobs by state, as BullMQ counts them (waiting includes its prioritized set). */
@@ -184,8 +184,8 @@ export class ServiceMetrics {
     const sources = this.queueSources;
     new Gauge({
       name: "octavo_queue_jobs",
-      help: "Jobs in each queue by state, read from BullMQ at scrape time; every node reports every queue it knows, so aggregate with max",
-      labelNames: ["queue", "state"],
+      help: "Jobs in each queue by state, read from BullMQ at scrape time, with the worker class that takes the queue; every node reports every queue it knows, so aggregate with max",
+      labelNames: ["queue", "state", "class"],
       registers,
       async collect() {
         this.reset();
@@ -200,7 +200,11 @@ export class ServiceMetrics {
         for (const [index, depth] of depths.entries()) {
           const queue = queues[index];
           if (!depth || queue === undefined) continue;
-          for (const state of QUEUE_STATES) this.set({ queue, state }, depth[state]);
+          // The class lets an autoscaler select its worker class's queues without listing them.
+          const workerClass = workerClassOf(queue);
+          for (const state of QUEUE_STATES) {
+            this.set(workerClass ? { queue, state, class: workerClass } : { queue, state }, depth[state]);
+          }
         }
       },
     });

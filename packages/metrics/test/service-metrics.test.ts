@@ -45,8 +45,9 @@ describe("ServiceMetrics", () => {
     expect(sample(body, "octavo_webhook_attempts_total", { outcome: "failed" })).toBe(1);
     expect(sample(body, "octavo_webhook_deliveries_total", { outcome: "delivered" })).toBe(1);
     expect(sample(body, "octavo_webhook_deliveries_total", { outcome: "failed" })).toBe(0);
-    expect(sample(body, "octavo_queue_jobs", { queue: "merge", state: "waiting" })).toBe(4);
-    expect(sample(body, "octavo_queue_jobs", { queue: "merge", state: "active" })).toBe(2);
+    // Each queue's depth names the worker class that takes it, for autoscalers to select by.
+    expect(sample(body, "octavo_queue_jobs", { queue: "merge", state: "waiting", class: "pdf" })).toBe(4);
+    expect(sample(body, "octavo_queue_jobs", { queue: "merge", state: "active", class: "pdf" })).toBe(2);
     // A queue whose depth could not be read is left out of the scrape, which still succeeds.
     expect(body).not.toContain('queue="ocr"');
     expect(sample(body, "octavo_engine_restarts_total", { engine: "libreoffice" })).toBe(1);

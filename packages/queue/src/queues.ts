@@ -2,8 +2,8 @@ import { type JobsOptions, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { announceJobEnded } from "./job-ended.js";
 
-/** The job-finished webhooks have their own queue and their own workers. */
-export const WEBHOOK_QUEUE = "webhooks";
+/** The job-finished webhooks have their own queue and their own workers (a worker class of its own). */
+export { WEBHOOK_QUEUE } from "@octavo/contracts";
 /** Cluster-wide housekeeping (expired results), run by whichever worker takes it. */
 export const MAINTENANCE_QUEUE = "maintenance";
 
