@@ -1,6 +1,7 @@
-import { access, readFile } from "node:fs/promises";
-import { delimiter, dirname, join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { findProgram } from "./programs.js";
 import { run } from "./run.js";
 
 export interface EngineComponent {
@@ -76,7 +77,7 @@ export async function doctor(): Promise<EngineComponent[]> {
 }
 
 export async function probeProgram(probe: Probe): Promise<EngineComponent> {
-  const path = await findOnPath(probe.program);
+  const path = findProgram(probe.program);
   const optional = probe.optional ? { optional: true as const } : {};
   const named = { name: probe.name, program: probe.program };
   if (path === undefined) return { ...named, found: false, usedFor: probe.usedFor, ...optional };
@@ -92,20 +93,6 @@ export async function probeProgram(probe: Probe): Promise<EngineComponent> {
     usedFor: probe.usedFor,
     ...optional,
   };
-}
-
-async function findOnPath(program: string): Promise<string | undefined> {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    if (dir === "") continue;
-    const candidate = join(dir, program);
-    try {
-      await access(candidate, 1);
-      return candidate;
-    } catch {
-      // Not in this directory; keep looking.
-    }
-  }
-  return undefined;
 }
 
 async function libraryVersion(name: string, usedFor: string): Promise<EngineComponent> {

@@ -29,13 +29,23 @@ export class JobFailure extends Error {
 
 const maxDetailChars = 4000;
 
-/** Engine output trimmed for a log line. */
-export function detailOf(...parts: (string | undefined)[]): string {
-  const text = parts
+function joined(parts: readonly (string | undefined)[]): string {
+  return parts
     .filter((part) => part !== undefined && part !== "")
     .join("\n")
     .trim();
+}
+
+/** Engine output trimmed for a log line (JobFailure.detail, never shown to the client): its start. */
+export function detailOf(...parts: (string | undefined)[]): string {
+  const text = joined(parts);
   return text.length <= maxDetailChars ? text : `${text.slice(0, maxDetailChars)}…`;
+}
+
+/** The same, keeping the end: where a Python traceback says the most. */
+export function tailDetailOf(...parts: (string | undefined)[]): string {
+  const text = joined(parts);
+  return text.length <= maxDetailChars ? text : `…${text.slice(-maxDetailChars)}`;
 }
 
 export function passwordRequired(fileName: string): JobFailure {

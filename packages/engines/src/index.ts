@@ -1,7 +1,7 @@
 import { loadMupdf } from "@octavo/mupdf";
 
 export { doctor, type EngineComponent, type Probe, probeProgram } from "./doctor.js";
-export { type JobErrorCode, JobFailure, passwordRequired } from "./errors.js";
+export { detailOf, type JobErrorCode, JobFailure, passwordRequired, tailDetailOf } from "./errors.js";
 export { limits } from "./limits.js";
 export { marksNothing } from "./mupdf/blank.js";
 export { forgetBorrowed } from "./mupdf/borrowed.js";
@@ -15,9 +15,11 @@ export { type RotateOptions, rotate } from "./operations/rotate.js";
 export { type SplitOptions, split } from "./operations/split.js";
 export { type UnlockOptions, unlock } from "./operations/unlock.js";
 export { type PageRange, parsePageRanges, requireWithin } from "./page-ranges.js";
+export { findProgram } from "./programs.js";
 export { qpdfCheck } from "./qpdf.js";
 export { rewriteWithMupdf } from "./rewrite.js";
 export { type RunOptions, type RunResult, type RunSecrets, run, runDefaults } from "./run.js";
+export { looksLikeText } from "./sniff.js";
 export { needsRepair, notAPdf, openSource, type PdfSource } from "./source.js";
 export type { EngineContext, EngineInput, EngineOutput, EngineResult } from "./types.js";
 export { pdfContentType } from "./types.js";

@@ -70,11 +70,12 @@ function textSignature(latin: string): string | undefined {
   return undefined;
 }
 
-function looksLikeText(head: Buffer): boolean {
+/** Whether a file's first bytes are text: no NUL, and at most 1 % other control characters. */
+export function looksLikeText(head: Buffer): boolean {
   let control = 0;
   for (const byte of head) {
     if (byte === 0) return false;
     if (byte < 0x09 || (byte > 0x0d && byte < 0x20)) control += 1;
   }
-  return control < head.length / 100;
+  return control <= head.length / 100;
 }

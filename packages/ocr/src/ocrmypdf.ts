@@ -1,8 +1,6 @@
-import { constants } from "node:fs";
-import { access, readFile } from "node:fs/promises";
-import { delimiter, join } from "node:path";
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { JobFailure, type RunResult, run } from "@octavo/engines";
+import { findProgram, JobFailure, type RunResult, run } from "@octavo/engines";
 import { detailOf, stopped } from "./names.js";
 
 /** The progress plugin shipped beside dist/ and src/ (both are one level below the package root). */
@@ -119,19 +117,14 @@ export function ocrmypdfPython(): Promise<string> {
 }
 
 async function findInterpreter(): Promise<string> {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    if (dir === "") continue;
-    const candidate = join(dir, "ocrmypdf");
-    try {
-      await access(candidate, constants.X_OK);
-    } catch {
-      continue;
-    }
-    const first = (await readFile(candidate, "latin1")).split("\n", 1)[0] ?? "";
+  const program = findProgram("ocrmypdf");
+  if (program !== undefined) {
+    const first = (await readFile(program, "latin1")).split("\n", 1)[0] ?? "";
     const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(first);
-    if (shebang?.[1] === undefined) break;
     // "#!/usr/bin/env python3" names the program in its argument.
-    return shebang[1].endsWith("/env") && shebang[2] !== undefined ? shebang[2] : shebang[1];
+    if (shebang?.[1] !== undefined) {
+      return shebang[1].endsWith("/env") && shebang[2] !== undefined ? shebang[2] : shebang[1];
+    }
   }
   return "/usr/bin/python3";
 }

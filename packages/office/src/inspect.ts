@@ -1,5 +1,6 @@
 import { open, readFile } from "node:fs/promises";
 import { inputLimits } from "@octavo/contracts/limits";
+import { looksLikeText } from "@octavo/engines";
 import * as CFB from "cfb";
 import { zipPackageExtensions } from "./extensions.js";
 import { unpackedBytes } from "./zip-size.js";
@@ -89,15 +90,6 @@ function foreignKind(head: Buffer): string | undefined {
   if (startsWith(head, [0x52, 0x61, 0x72, 0x21])) return "a RAR archive";
   if (startsWith(head, [0x7f, 0x45, 0x4c, 0x46])) return "a program (ELF)";
   return undefined;
-}
-
-function looksLikeText(head: Buffer): boolean {
-  let control = 0;
-  for (const byte of head) {
-    if (byte === 0) return false;
-    if (byte < 0x09 || (byte > 0x0d && byte < 0x20)) control += 1;
-  }
-  return control <= head.length / 100;
 }
 
 /**

@@ -1,13 +1,7 @@
 import { basename } from "node:path";
+import { displayName } from "@octavo/engines";
 
-/** The client's file name, safe to put in a message: no directories, no control characters, not too long. */
-export function displayName(name: string): string {
-  const base = basename(name.replaceAll("\\", "/"))
-    .replace(/\p{Cc}/gu, "")
-    .trim();
-  const shown = base === "" ? "the file" : base;
-  return shown.length <= 120 ? shown : `${shown.slice(0, 117)}…`;
-}
+export { displayName };
 
 /** ".docx" for "Report.DOCX"; "" when the name has no extension. */
 export function extensionOf(name: string): string {

@@ -1,21 +1,9 @@
-import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute, join } from "node:path";
 import { type OperationId, operationIds } from "@octavo/contracts";
+import { findProgram } from "@octavo/engines";
 
 /** Whether a program can be started: a name looked up on PATH, or an absolute path. */
 export function programInstalled(program: string): boolean {
-  const executable = (path: string) => {
-    try {
-      accessSync(path, constants.X_OK);
-      return true;
-    } catch {
-      return false; // not there, or not executable
-    }
-  };
-  if (isAbsolute(program)) return executable(program);
-  return (process.env.PATH ?? "")
-    .split(delimiter)
-    .some((dir) => dir !== "" && executable(join(dir, program)));
+  return findProgram(program) !== undefined;
 }
 
 // Every PDF input goes through openSource, where qpdf counts the pages beside MuPDF; prlimit caps the
