@@ -42,7 +42,7 @@ export async function runJanitor(
       );
       if (settled) {
         failed += 1;
-        await afterSettled(ctx, job.id, settled);
+        await afterSettled(ctx, settled);
       }
     } else if (job.status === "queued") {
       await ctx.jobs.enqueueAgain(job);

@@ -48,7 +48,7 @@ async function deleteInputs(ctx: WorkerContext, inputs: readonly JobFileRow[]): 
  */
 async function settle(ctx: WorkerContext, started: StartedJob, outcome: Outcome): Promise<boolean> {
   const settled = await ctx.jobs.settle(started, outcome);
-  await afterSettled(ctx, started.job.id, settled);
+  await afterSettled(ctx, settled);
   return settled !== undefined;
 }
 

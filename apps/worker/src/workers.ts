@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type JobKind, type Lane, laneOf, PIPELINE, queueConcurrency } from "@octavo/contracts";
 import {
   createRedis,
+  deliveryIdOf,
   JobEndedListener,
   type JobMessage,
   MAINTENANCE_QUEUE,
@@ -107,7 +108,7 @@ export async function startWorkers(
           "conversion_failed",
           "The job could not be run because of a problem on our side; it was not charged. Try again.",
         )
-        .then((settled) => afterSettled(ctx, job.data.jobId, settled))
+        .then((settled) => afterSettled(ctx, settled))
         .catch((failError: unknown) =>
           ctx.logger.error({ err: failError, ...job.data }, "could not mark the job failed"),
         );
@@ -179,12 +180,12 @@ export async function startWorkers(
   const webhookSpec = specs.find((spec) => spec.name === WEBHOOK_QUEUE);
   if (webhookSpec) {
     // Deliveries are light network calls: more of them run at once than engine jobs.
-    const webhooks = new Worker<JobMessage>(
+    const webhooks = new Worker<Parameters<typeof deliveryIdOf>[0]>(
       WEBHOOK_QUEUE,
       (job) =>
         deliverWebhook(
           ctx,
-          job.data.jobId,
+          deliveryIdOf(job.data),
           job.attemptsMade + 1,
           job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
         ),
@@ -199,7 +200,7 @@ export async function startWorkers(
     // A refused delivery was logged with its job by deliverWebhook; this is anything else that threw.
     webhooks.on("failed", (job, error) => {
       if (!(error instanceof DeliveryFailed))
-        ctx.logger.warn({ err: error, deliveryId: job?.data.jobId }, "webhook attempt failed");
+        ctx.logger.warn({ err: error, deliveryId: job && deliveryIdOf(job.data) }, "webhook attempt failed");
     });
     workers.push(webhooks);
   }

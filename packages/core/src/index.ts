@@ -51,6 +51,7 @@ export {
   type IdempotencyOutcome,
   IdempotencyService,
 } from "./idempotency.js";
+export { followJobEnd, type JobEndPorts } from "./job-end.js";
 export { type EndedJobFacts, endedJobFacts } from "./job-facts.js";
 export { InvalidCursorError, type JobListQuery, type JobPage } from "./job-list.js";
 export {

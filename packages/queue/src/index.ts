@@ -1,5 +1,13 @@
 export { JobEndedListener } from "./job-ended.js";
-export { assertQueueName, type JobMessage, JobProducer, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from "./queues.js";
+export {
+  assertQueueName,
+  deliveryIdOf,
+  type JobMessage,
+  JobProducer,
+  MAINTENANCE_QUEUE,
+  WEBHOOK_QUEUE,
+  type WebhookMessage,
+} from "./queues.js";
 export { createRedis, pingRedis, type RedisRole, waitUntilReady } from "./redis-connection.js";
 export { type RedisServerLogger, type SupervisedRedis, startRedisServer } from "./redis-server.js";
 export {

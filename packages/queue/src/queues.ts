@@ -13,13 +13,28 @@ export function assertQueueName(name: string): void {
 }
 
 /**
- * What travels on a queue: the job id, and for an operation's job the id of the request that created
- * it, which the worker's log lines repeat. Job state lives in the database, so a message can be
- * delivered twice, or late, without harm.
+ * What travels on an operation's queue: the job id, and the id of the request that created it, which
+ * the worker's log lines repeat. Job state lives in the database, so a message can be delivered twice,
+ * or late, without harm.
  */
 export interface JobMessage {
   jobId: string;
   requestId?: string | undefined;
+}
+
+/** What travels on the webhook queue: a recorded delivery's id (the row holds the rest). */
+export interface WebhookMessage {
+  deliveryId: string;
+}
+
+/** A delivery queued before the field had its name (until a rolling upgrade has drained the queue). */
+interface EarlierWebhookMessage {
+  jobId: string;
+}
+
+/** The delivery a webhook queue message names, whichever version queued it. */
+export function deliveryIdOf(message: WebhookMessage | EarlierWebhookMessage): string {
+  return "deliveryId" in message ? message.deliveryId : message.jobId;
 }
 
 /** BullMQ's largest priority (2^21). */
@@ -39,18 +54,21 @@ const OPERATION_JOB_OPTIONS = {
 
 /** Enqueues job ids, one BullMQ queue per operation, created on first use. */
 export class JobProducer {
-  private readonly queues = new Map<string, Queue<JobMessage>>();
+  private readonly queues = new Map<string, Queue<JobMessage | WebhookMessage>>();
 
   constructor(
     private readonly connection: Redis,
     private readonly prefix: string,
   ) {}
 
-  private queue(name: string): Queue<JobMessage> {
+  private queue(name: string): Queue<JobMessage | WebhookMessage> {
     let queue = this.queues.get(name);
     if (!queue) {
       assertQueueName(name);
-      queue = new Queue<JobMessage>(name, { connection: this.connection, prefix: this.prefix });
+      queue = new Queue<JobMessage | WebhookMessage>(name, {
+        connection: this.connection,
+        prefix: this.prefix,
+      });
       // A queue repeats its connection's errors, which the connection's owner logs already (one line, not
       // one per queue, and not BullMQ's console output for an error no one listens to).
       queue.on("error", () => undefined);
@@ -59,9 +77,17 @@ export class JobProducer {
     return queue;
   }
 
-  /** The BullMQ job id is our job id, so enqueueing the same job twice is a no-op while it is retained. */
-  async enqueue(queueName: string, message: JobMessage, options: JobsOptions): Promise<void> {
-    await this.queue(queueName).add("run", message, { ...options, jobId: message.jobId });
+  /**
+   * The BullMQ job id is the message's own id (a job's, a delivery's), so enqueueing the same one twice
+   * is a no-op while it is retained.
+   */
+  async enqueue(
+    queueName: string,
+    message: JobMessage | WebhookMessage,
+    id: string,
+    options: JobsOptions,
+  ): Promise<void> {
+    await this.queue(queueName).add("run", message, { ...options, jobId: id });
   }
 
   /**
@@ -71,7 +97,7 @@ export class JobProducer {
    */
   enqueueJob(operation: string, message: JobMessage, place: number): Promise<void> {
     const priority = Math.min(Math.max(1, Math.round(place)), MAX_PRIORITY);
-    return this.enqueue(operation, message, { ...OPERATION_JOB_OPTIONS, priority });
+    return this.enqueue(operation, message, message.jobId, { ...OPERATION_JOB_OPTIONS, priority });
   }
 
   /**

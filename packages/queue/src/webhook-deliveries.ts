@@ -18,7 +18,7 @@ export const WEBHOOK_JOB_OPTIONS = {
 
 /** Puts a recorded delivery (its row written first) on the delivery queue. */
 export function enqueueWebhookDelivery(producer: JobProducer, deliveryId: string): Promise<void> {
-  return producer.enqueue(WEBHOOK_QUEUE, { jobId: deliveryId }, WEBHOOK_JOB_OPTIONS);
+  return producer.enqueue(WEBHOOK_QUEUE, { deliveryId }, deliveryId, WEBHOOK_JOB_OPTIONS);
 }
 
 /** A step of `publishJobEnd` that did not happen, for its caller to log. */

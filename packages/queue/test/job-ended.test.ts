@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { waitFor } from "@octavo/testing";
+import { Queue } from "bullmq";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   createRedis,
+  deliveryIdOf,
   JobEndedListener,
   JobProducer,
   publishJobEnd,
@@ -52,6 +54,14 @@ describe("job-ended notices", () => {
     expect(await publishJobEnd(producer, "job-c", "delivery-c")).toEqual([]);
     expect(await publishJobEnd(producer, "job-c", undefined)).toEqual([]);
     expect((await producer.depth(WEBHOOK_QUEUE)).waiting).toBe(1);
+    // The message names the delivery by its own name, and BullMQ's job id is the delivery's id.
+    const webhooks = new Queue(WEBHOOK_QUEUE, { connection: publisher, prefix });
+    const queued = await webhooks.getJob("delivery-c");
+    await webhooks.close();
+    expect(queued?.data).toEqual({ deliveryId: "delivery-c" });
+    expect(deliveryIdOf(queued?.data)).toBe("delivery-c");
+    // A message queued by the version before the rename still names its delivery.
+    expect(deliveryIdOf({ jobId: "delivery-old" })).toBe("delivery-old");
     await waitFor("both notices of job-c", () => (heard >= 2 ? true : undefined), 5_000);
     expect(heard).toBe(2);
     // Unwatched, it hears no more.

@@ -1,5 +1,5 @@
 import { ApiError } from "@octavo/contracts";
-import { endedJobFacts, jobView, type Settled } from "@octavo/core";
+import { followJobEnd, jobView, type Settled } from "@octavo/core";
 import type { JobFileRow, JobRow } from "@octavo/db";
 import { publishJobEnd } from "@octavo/queue";
 import { type Response, Router } from "express";
@@ -23,20 +23,17 @@ async function deleteStored(ctx: ApiContext, files: readonly JobFileRow[]): Prom
   await ctx.jobs.filesDeleted(files);
 }
 
-/**
- * What follows a cancellation, as after any job's end on a worker: it is counted, it leaves its queue
- * (best effort: a message left behind finds the job ended), and its end is published, so its webhook
- * goes out and the worker running it stops its engines.
- */
-async function afterCanceled(ctx: ApiContext, { job, deliveryId }: Settled): Promise<void> {
-  const facts = endedJobFacts(job);
-  if (facts) ctx.metrics.jobFinished(facts);
-  const log = { jobId: job.id, requestId: job.request_id ?? undefined, operation: job.operation, deliveryId };
-  await ctx.producer
-    .remove(job.operation, job.id)
-    .catch((error: unknown) => ctx.logger.warn({ err: error, ...log }, "job not taken off its queue"));
-  for (const { message, error } of await publishJobEnd(ctx.producer, job.id, deliveryId))
-    ctx.logger.warn({ err: error, ...log }, message);
+/** What follows a cancellation, as after any job's end on a worker, and the job leaves its queue. */
+function afterCanceled(ctx: ApiContext, settled: Settled): Promise<void> {
+  return followJobEnd(
+    {
+      metrics: ctx.metrics,
+      logger: ctx.logger,
+      publishEnd: (jobId, deliveryId) => publishJobEnd(ctx.producer, jobId, deliveryId),
+      dequeue: (operation, jobId) => ctx.producer.remove(operation, jobId),
+    },
+    settled,
+  );
 }
 
 /** POST /v1/jobs/{id}/cancel and DELETE /v1/jobs/{id}: additions to the spec's job API. */
