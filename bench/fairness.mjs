@@ -73,12 +73,13 @@ const post = (path, files, options, key) =>
 const server = startService(env);
 const { loadConfig } = await load("packages/config/dist/index.js");
 const { openQueueRuntime } = await load("apps/cli/dist/runtime.js");
+const { kyselyOf } = await load("packages/db/dist/repositories/index.js");
 const { newId } = await load("packages/core/dist/index.js");
 const { validateOptions } = await load("packages/contracts/dist/index.js");
 let runtime;
 
 const rowsOf = (ids) =>
-  runtime.database.db
+  kyselyOf(runtime.database)
     .selectFrom("jobs")
     .select(["id", "status", "created_at", "started_at", "finished_at"])
     .where("id", "in", ids)

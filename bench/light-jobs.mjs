@@ -147,6 +147,7 @@ const server = startService(env);
 // burst to end costs no API requests (each plan has its requests per minute).
 const { loadConfig } = await import(join(root, "packages", "config", "dist", "index.js"));
 const { openRuntime } = await import(join(root, "apps", "cli", "dist", "runtime.js"));
+const { kyselyOf } = await import(join(root, "packages", "db", "dist", "repositories", "index.js"));
 const runtime = await openRuntime(loadConfig(env), "bench");
 
 /** Waits until every job ended; returns their rows. */
@@ -154,7 +155,7 @@ async function allEnded(created, timeoutMs = 1_800_000) {
   const ids = created.map((one) => one.id);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const rows = await runtime.database.db
+    const rows = await kyselyOf(runtime.database)
       .selectFrom("jobs")
       .select(["id", "status", "created_at", "started_at", "finished_at"])
       .where("id", "in", ids)

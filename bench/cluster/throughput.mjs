@@ -41,6 +41,7 @@ const dist = (pkg) => join(root, "packages", pkg, "dist", "index.js");
 const { loadConfig } = await import(dist("config"));
 const { createPostgresDatabase, s3Env, sharedRedisUrl, startS3Server } = await import(dist("testing"));
 const { openRuntime } = await import(join(root, "apps", "cli", "dist", "runtime.js"));
+const { kyselyOf } = await import(join(root, "packages", "db", "dist", "repositories", "index.js"));
 
 const inputs = ["sample-a.pdf", "sample-b.pdf"].map((name) => ({
   name,
@@ -137,7 +138,7 @@ async function measure(mode, workerProcesses) {
       "business",
     );
     const finished = async (ids) => {
-      const rows = await runtime.database.db
+      const rows = await kyselyOf(runtime.database)
         .selectFrom("jobs")
         .select(["status", "created_at", "started_at", "finished_at"])
         .where("id", "in", ids)

@@ -20,7 +20,7 @@ const { createTestDatabase } = await load("packages/testing/dist/index.js");
 const { createDatabase, migrateToLatest } = await load("packages/db/dist/index.js");
 const { AccountService, JobService, jobView } = await load("packages/core/dist/index.js");
 const { operationIds } = await load("packages/contracts/dist/index.js");
-const { jobsOfAccountQuery } = await load("packages/db/dist/repositories/index.js");
+const { jobsOfAccountQuery, kyselyOf } = await load("packages/db/dist/repositories/index.js");
 // kysely as @octavo/db resolves it, for EXPLAIN and ANALYZE.
 const kysely = createRequire(join(root, "packages/db/package.json")).resolve("kysely");
 const { sql } = await import(pathToFileURL(kysely).href);
@@ -63,16 +63,16 @@ async function fill(handle, accountId, otherId) {
       const batch = Array.from({ length: Math.min(1000, total - offset) }, (_, i) =>
         row(account, offset + i, total),
       );
-      await handle.db.insertInto("jobs").values(batch).execute();
+      await kyselyOf(handle).insertInto("jobs").values(batch).execute();
     }
   }
-  await sql`analyze`.execute(handle.db);
+  await sql`analyze`.execute(kyselyOf(handle));
 }
 
 async function plan(kind, handle, query) {
   const compiled = query.compile();
   const explain = kind === "sqlite" ? "explain query plan " : "explain ";
-  const rows = await sql.raw(explain + inline(compiled)).execute(handle.db);
+  const rows = await sql.raw(explain + inline(compiled)).execute(kyselyOf(handle));
   return rows.rows.map((r) => r.detail ?? r["QUERY PLAN"]).join(" | ");
 }
 
@@ -126,7 +126,7 @@ for (const kind of ["sqlite", "postgres"]) {
       times.sort((a, b) => a - b);
       // The repository's own query for this request (a cursor is the position of the job it names).
       const { cursor, ...rest } = filter;
-      const query = jobsOfAccountQuery(handle.db, accountId, {
+      const query = jobsOfAccountQuery(kyselyOf(handle), accountId, {
         ...rest,
         ...(cursor ? { after } : {}),
         limit: 21,

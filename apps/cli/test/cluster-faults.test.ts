@@ -1,4 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
+import { kyselyOf } from "@octavo/db/repositories";
 import { corpusPath, waitFor } from "@octavo/testing";
 import { describe, expect, it } from "vitest";
 import { Client } from "./support/client.js";
@@ -93,7 +94,7 @@ describe("faults a cluster survives", () => {
         creditsUsed: accepted.length,
         creditsReserved: 0,
       });
-      const charges = await cluster.runtime.database.db
+      const charges = await kyselyOf(cluster.runtime.database)
         .selectFrom("credit_ledger")
         .select("job_id")
         .where("kind", "=", "charge")

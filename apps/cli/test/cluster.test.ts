@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { kyselyOf } from "@octavo/db/repositories";
 import { corpusPath, waitFor } from "@octavo/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "./support/client.js";
@@ -62,10 +63,14 @@ describe("a cluster: two API nodes, workers per queue, PostgreSQL, shared Redis 
     return Promise.all(stopping.map(exited));
   };
   const chargesOf = async (jobId: string) =>
-    cluster.runtime.database.db.selectFrom("credit_ledger").selectAll().where("job_id", "=", jobId).execute();
+    kyselyOf(cluster.runtime.database)
+      .selectFrom("credit_ledger")
+      .selectAll()
+      .where("job_id", "=", jobId)
+      .execute();
   const attemptsOf = async (jobId: string) =>
     (
-      await cluster.runtime.database.db
+      await kyselyOf(cluster.runtime.database)
         .selectFrom("jobs")
         .select("attempts")
         .where("id", "=", jobId)
@@ -110,7 +115,7 @@ describe("a cluster: two API nodes, workers per queue, PostgreSQL, shared Redis 
 
     // The inputs went to S3 and were deleted once the jobs ended; the outputs are there.
     // (The worker deletes them just after it settles a job, so the client can hear of the end first.)
-    const { db } = cluster.runtime.database;
+    const db = kyselyOf(cluster.runtime.database);
     const stored = await waitFor("the jobs' inputs to be deleted", async () => {
       const files = await db
         .selectFrom("job_files")

@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { kyselyOf } from "@octavo/db/repositories";
 import { waitFor } from "@octavo/testing";
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -43,7 +44,7 @@ describe("the customer dashboard, in Debian's Chromium", () => {
   const text = (page: Page, selector: string) => page.$eval(selector, (element) => element.textContent ?? "");
   const accountIdOf = async (email: string) =>
     (
-      await stack.runtime.database.db
+      await kyselyOf(stack.runtime.database)
         .selectFrom("accounts")
         .select("id")
         .where("email", "=", email)

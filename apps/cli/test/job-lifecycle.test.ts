@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { kyselyOf } from "@octavo/db/repositories";
 import { corpusPath, waitFor } from "@octavo/testing";
 import { runJanitor } from "@octavo/worker";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -268,7 +269,7 @@ describe("the queue", () => {
       const loneJob = await other.waitForJob(lone.body.id as string);
       expect(loneJob.status).toBe("done");
 
-      const rows = await stack.runtime.database.db
+      const rows = await kyselyOf(stack.runtime.database)
         .selectFrom("jobs")
         .select(["id", "started_at"])
         .where("id", "in", burstIds)

@@ -1,6 +1,7 @@
 import { type PlanId, plans } from "@octavo/contracts";
 import type { DatabaseHandle } from "@octavo/db";
 import {
+  anyAccountExists,
   findAccountByEmail,
   findAccountById,
   findApiKeyByHash,
@@ -8,6 +9,7 @@ import {
   insertAccount,
   insertApiKey,
   insertLedgerEntry,
+  kyselyOf,
   listApiKeys,
   revokeApiKey,
   rotateWebhookSecret,
@@ -81,6 +83,11 @@ export class AccountService {
     private readonly secretKey: string,
   ) {}
 
+  /** Whether the database holds any account yet (a first start creates the demo account). */
+  hasAnyAccount(): Promise<boolean> {
+    return anyAccountExists(kyselyOf(this.database));
+  }
+
   /**
    * A new account with a webhook secret and, by default, an API key labelled "default" (what the CLI
    * prints). The dashboard's sign-up passes `{ withApiKey: false, passwordHash }`: the customer makes
@@ -106,37 +113,39 @@ export class AccountService {
   ): Promise<CreatedAccount | CreatedAccountWithoutKey> {
     const normalized = normalizeEmail(email);
     if (!isEmailAddress(normalized)) throw new AccountError(`"${email}" is not an email address`);
-    if (await findAccountByEmail(this.database.db, normalized)) {
+    if (await findAccountByEmail(kyselyOf(this.database), normalized)) {
       throw new AccountError(`an account with the email ${normalized} already exists`);
     }
     const accountId = newId();
     const webhookSecret = generateWebhookSecret();
     const key = options.withApiKey === false ? null : generateApiKey();
-    await this.database.db.transaction().execute(async (trx) => {
-      await insertAccount(trx, {
-        id: accountId,
-        email: normalized,
-        plan,
-        webhook_secret: sealSecret(this.secretKey, webhookSecret),
-        password_hash: options.passwordHash ?? null,
-        created_at: toIso(now),
-      });
-      if (key) {
-        await insertApiKey(trx, {
-          id: newId(),
-          account_id: accountId,
-          prefix: key.prefix,
-          hash: key.hash,
-          label: "default",
+    await kyselyOf(this.database)
+      .transaction()
+      .execute(async (trx) => {
+        await insertAccount(trx, {
+          id: accountId,
+          email: normalized,
+          plan,
+          webhook_secret: sealSecret(this.secretKey, webhookSecret),
+          password_hash: options.passwordHash ?? null,
           created_at: toIso(now),
         });
-      }
-    });
+        if (key) {
+          await insertApiKey(trx, {
+            id: newId(),
+            account_id: accountId,
+            prefix: key.prefix,
+            hash: key.hash,
+            label: "default",
+            created_at: toIso(now),
+          });
+        }
+      });
     return { accountId, apiKey: key ? key.key : null, webhookSecret };
   }
 
   async requireAccount(accountId: string) {
-    const account = await findAccountById(this.database.db, accountId);
+    const account = await findAccountById(kyselyOf(this.database), accountId);
     if (!account) throw new AccountError(`no account with id ${accountId}`);
     return account;
   }
@@ -166,7 +175,7 @@ export class AccountService {
     const webhookSecret = generateWebhookSecret();
     const previousValidUntil = toIso(new Date(now.getTime() + 24 * 60 * 60 * 1000));
     await rotateWebhookSecret(
-      this.database.db,
+      kyselyOf(this.database),
       accountId,
       sealSecret(this.secretKey, webhookSecret),
       account.webhook_secret,
@@ -176,7 +185,7 @@ export class AccountService {
   }
 
   async setPlan(accountId: string, plan: PlanId): Promise<void> {
-    if (!(await updateAccountPlan(this.database.db, accountId, plan)))
+    if (!(await updateAccountPlan(kyselyOf(this.database), accountId, plan)))
       throw new AccountError(`no account with id ${accountId}`);
   }
 
@@ -186,7 +195,7 @@ export class AccountService {
       throw new AccountError("the amount must be a non-zero whole number");
     if (reason.trim() === "") throw new AccountError("a reason is required");
     await this.requireAccount(accountId);
-    await insertLedgerEntry(this.database.db, {
+    await insertLedgerEntry(kyselyOf(this.database), {
       id: newId(),
       account_id: accountId,
       period_start: billingPeriodOf(now).start,
@@ -206,7 +215,7 @@ export class AccountService {
     await this.requireAccount(accountId);
     const key = generateApiKey();
     const id = newId();
-    await insertApiKey(this.database.db, {
+    await insertApiKey(kyselyOf(this.database), {
       id,
       account_id: accountId,
       prefix: key.prefix,
@@ -219,7 +228,7 @@ export class AccountService {
 
   async listKeys(accountId: string): Promise<ApiKeySummary[]> {
     await this.requireAccount(accountId);
-    const rows = await listApiKeys(this.database.db, accountId);
+    const rows = await listApiKeys(kyselyOf(this.database), accountId);
     return rows.map((row) => ({
       id: row.id,
       prefix: row.prefix,
@@ -231,18 +240,18 @@ export class AccountService {
   }
 
   async revokeKey(keyId: string, now = new Date()): Promise<void> {
-    const key = await findApiKeyById(this.database.db, keyId);
+    const key = await findApiKeyById(kyselyOf(this.database), keyId);
     if (!key) throw new AccountError(`no API key with id ${keyId}`);
     if (key.revoked_at) throw new AccountError(`API key ${keyId} was already revoked at ${key.revoked_at}`);
-    await revokeApiKey(this.database.db, keyId, toIso(now));
+    await revokeApiKey(kyselyOf(this.database), keyId, toIso(now));
   }
 
   async authenticate(apiKey: string, now = new Date()): Promise<Authentication> {
     if (!isWellFormedApiKey(apiKey)) return { ok: false, reason: "malformed" };
-    const key = await findApiKeyByHash(this.database.db, hashApiKey(apiKey));
+    const key = await findApiKeyByHash(kyselyOf(this.database), hashApiKey(apiKey));
     if (!key) return { ok: false, reason: "unknown" };
     if (key.revoked_at) return { ok: false, reason: "revoked" };
-    await touchApiKey(this.database.db, key.id, toIso(now), toIso(new Date(now.getTime() - 60_000)));
+    await touchApiKey(kyselyOf(this.database), key.id, toIso(now), toIso(new Date(now.getTime() - 60_000)));
     return { ok: true, accountId: key.account_id, keyId: key.id };
   }
 }

@@ -1,6 +1,6 @@
 import { type JobKind, laneOf } from "@octavo/contracts";
 import type { DatabaseHandle } from "@octavo/db";
-import { countUnfinishedJobs, latestRuns } from "@octavo/db/repositories";
+import { countUnfinishedJobs, kyselyOf, latestRuns } from "@octavo/db/repositories";
 
 /** What the queues say now (@octavo/queue's JobProducer and the worker count, in the API). */
 export interface QueueGauge {
@@ -51,7 +51,7 @@ export class BacklogEstimator {
       this.secondsPerJob(operation),
       this.slots(operation),
       this.gauge.waiting(operation),
-      countUnfinishedJobs(this.database.db, accountId, operation),
+      countUnfinishedJobs(kyselyOf(this.database), accountId, operation),
     ]);
     const secondsFor = (jobs: number) => (jobs * perJob) / slots;
     const verdict = (over: "account" | "queue", seconds: number, limit: number): BacklogVerdict => ({
@@ -81,7 +81,7 @@ export class BacklogEstimator {
   async secondsPerJob(operation: JobKind, now = Date.now()): Promise<number> {
     const cached = this.runTimes.get(operation);
     if (cached !== undefined && cached.until > now) return cached.seconds;
-    const runs = (await latestRuns(this.database.db, operation, SAMPLES)).flatMap((run) =>
+    const runs = (await latestRuns(kyselyOf(this.database), operation, SAMPLES)).flatMap((run) =>
       run.started_at === null || run.finished_at === null
         ? []
         : [(Date.parse(run.finished_at) - Date.parse(run.started_at)) / 1000],

@@ -8,6 +8,7 @@ import {
   findAccountById,
   findDashboardSession,
   insertDashboardSession,
+  kyselyOf,
   touchDashboardSession,
 } from "@octavo/db/repositories";
 import { type AccountService, isEmailAddress, isPlanId, normalizeEmail } from "./accounts.js";
@@ -129,7 +130,7 @@ export class CustomerAuth {
     if (problem) throw new SignUpError("password", problem);
     const taken = () =>
       new SignUpError("email", "An account with this email already exists; sign in instead.");
-    if (await findAccountByEmail(this.database.db, normalized)) throw taken();
+    if (await findAccountByEmail(kyselyOf(this.database), normalized)) throw taken();
 
     const passwordHash = await hashPassword(password);
     let accountId: string;
@@ -140,7 +141,7 @@ export class CustomerAuth {
       }));
     } catch (error) {
       // Two sign-ups with one email at once: the unique email decides, the loser hears it is taken.
-      if (await findAccountByEmail(this.database.db, normalized)) throw taken();
+      if (await findAccountByEmail(kyselyOf(this.database), normalized)) throw taken();
       throw error;
     }
     return this.createSession(accountId, now);
@@ -151,7 +152,7 @@ export class CustomerAuth {
     const normalized = normalizeEmail(email);
     const account =
       normalized.length <= MAX_EMAIL_LENGTH && isEmailAddress(normalized)
-        ? await findAccountByEmail(this.database.db, normalized)
+        ? await findAccountByEmail(kyselyOf(this.database), normalized)
         : undefined;
     const tooLong = password.length > MAX_PASSWORD_LENGTH * 2; // UTF-16 units: at most 2 per character
     // Always one argon2 verification, real or against the dummy hash, so every failure takes as long.
@@ -169,21 +170,21 @@ export class CustomerAuth {
   async session(token: string, now = new Date()): Promise<CustomerSession | undefined> {
     if (!TOKEN_SHAPE.test(token)) return undefined;
     const sessionId = hashSessionToken(token);
-    const row = await findDashboardSession(this.database.db, sessionId);
+    const row = await findDashboardSession(kyselyOf(this.database), sessionId);
     if (!row) return undefined;
     const expiresAtMs = Date.parse(row.expires_at);
     if (expiresAtMs <= now.getTime()) {
-      await deleteDashboardSession(this.database.db, sessionId);
+      await deleteDashboardSession(kyselyOf(this.database), sessionId);
       return undefined;
     }
-    const account = await findAccountById(this.database.db, row.account_id);
+    const account = await findAccountById(kyselyOf(this.database), row.account_id);
     if (!account) return undefined;
     if (!isPlanId(account.plan)) throw new Error(`account ${account.id} has an unknown plan ${account.plan}`);
     let expiresAt = row.expires_at;
     const renewed = expiresAtMs - now.getTime() < SESSION_EXTEND_BELOW_MS;
     if (renewed) {
       expiresAt = toIso(new Date(now.getTime() + SESSION_LIFETIME_MS));
-      await touchDashboardSession(this.database.db, sessionId, toIso(now), expiresAt);
+      await touchDashboardSession(kyselyOf(this.database), sessionId, toIso(now), expiresAt);
     }
     return { sessionId, accountId: account.id, email: account.email, plan: account.plan, expiresAt, renewed };
   }
@@ -191,13 +192,13 @@ export class CustomerAuth {
   /** Ends the session of this token; nothing happens for an unknown one. */
   async signOut(token: string): Promise<void> {
     if (!TOKEN_SHAPE.test(token)) return;
-    await deleteDashboardSession(this.database.db, hashSessionToken(token));
+    await deleteDashboardSession(kyselyOf(this.database), hashSessionToken(token));
   }
 
   private async createSession(accountId: string, now: Date): Promise<NewSession> {
     const token = randomBytes(32).toString("base64url");
     const expiresAt = toIso(new Date(now.getTime() + SESSION_LIFETIME_MS));
-    await insertDashboardSession(this.database.db, {
+    await insertDashboardSession(kyselyOf(this.database), {
       id: hashSessionToken(token),
       account_id: accountId,
       created_at: toIso(now),

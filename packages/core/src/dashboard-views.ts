@@ -1,6 +1,6 @@
 import type { JobErrorCode, JobKind, Output, PlanId } from "@octavo/contracts";
-import type { Db, JobFileRow, JobStatus } from "@octavo/db";
-import { creditsPerDay, listJobsOfAccount, listOutputsOfJobs } from "@octavo/db/repositories";
+import type { DatabaseHandle, JobFileRow, JobStatus } from "@octavo/db";
+import { creditsPerDay, kyselyOf, listJobsOfAccount, listOutputsOfJobs } from "@octavo/db/repositories";
 import type { DownloadLinks } from "./download-links.js";
 import { billingPeriodOf } from "./time.js";
 import { jobView } from "./views.js";
@@ -24,7 +24,7 @@ export interface CreditsChartDay {
  * the chart; the parameter is there so the page need not change when a per-plan view comes.
  */
 export async function creditsChart(
-  db: Db,
+  database: DatabaseHandle,
   accountId: string,
   _plan: PlanId,
   now: Date,
@@ -35,7 +35,7 @@ export async function creditsChart(
     days.push({ day: new Date(time).toISOString().slice(0, 10), credits: 0 });
   }
   const byDay = new Map(days.map((entry) => [entry.day, entry]));
-  for (const { day, credits } of await creditsPerDay(db, accountId, period.start)) {
+  for (const { day, credits } of await creditsPerDay(kyselyOf(database), accountId, period.start)) {
     const slot = byDay.get(day) ?? days.at(-1);
     if (slot) slot.credits += credits;
   }
@@ -64,12 +64,13 @@ export interface RecentJob {
 
 /** The account's jobs, newest first (at most MAX_RECENT_JOBS), with download links for their outputs. */
 export async function recentJobs(
-  db: Db,
+  database: DatabaseHandle,
   links: DownloadLinks,
   accountId: string,
   options: { status?: JobStatus | undefined; limit: number; now: Date },
 ): Promise<RecentJob[]> {
   const limit = Math.min(MAX_RECENT_JOBS, Math.max(1, Math.floor(options.limit) || 1));
+  const db = kyselyOf(database);
   const jobs = await listJobsOfAccount(db, accountId, { status: options.status, limit });
   const outputsByJob = new Map<string, JobFileRow[]>();
   for (const file of await listOutputsOfJobs(

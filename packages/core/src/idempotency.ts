@@ -1,5 +1,5 @@
 import type { DatabaseHandle } from "@octavo/db";
-import { deleteIdempotencyKey, findIdempotencyKey } from "@octavo/db/repositories";
+import { deleteIdempotencyKey, findIdempotencyKey, kyselyOf } from "@octavo/db/repositories";
 
 /** How long a key stays bound to its first request (Stripe keeps them at least 24 hours too). */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -32,7 +32,7 @@ export class IdempotencyService {
     fingerprint: string,
     now = new Date(),
   ): Promise<IdempotencyOutcome> {
-    const { db } = this.database;
+    const db = kyselyOf(this.database);
     const existing = await findIdempotencyKey(db, accountId, key);
     if (!existing) return { kind: "proceed" };
     if (Date.parse(existing.created_at) < now.getTime() - IDEMPOTENCY_RETENTION_MS) {

@@ -21,9 +21,12 @@ import {
   insertJob,
   insertJobFiles,
   insertLedgerEntry,
+  kyselyOf,
   listJobFiles,
   listOutputsOfJobs,
   listStoredFiles,
+  lockAccount,
+  lockAccountOfJob,
   markJobFilesDeleted,
   markResultsDeleted,
   type RunningCap,
@@ -31,12 +34,11 @@ import {
   updateJobProgress,
   updateJobSteps,
 } from "@octavo/db/repositories";
-import { sql } from "kysely";
 import { isPlanId } from "./accounts.js";
 import { IdempotencyConflictError } from "./idempotency.js";
 import { type JobListQuery, type JobPage, listJobs } from "./job-list.js";
 import { billingPeriodOf, newId, toIso } from "./time.js";
-import { usageOf } from "./usage.js";
+import { usageIn } from "./usage.js";
 import { recordWebhookDelivery } from "./webhook-deliveries.js";
 
 export interface StoredFile {
@@ -167,7 +169,7 @@ export class JobService {
   /** A cheap refusal before any upload is read; the authoritative check is `accept`'s. */
   async checkCredits(accountId: string, plan: PlanId, needed: number, now = new Date()): Promise<void> {
     if (plans[plan].overageUsdPer1000Credits !== null) return;
-    const usage = await usageOf(this.database.db, accountId, plan, now);
+    const usage = await usageIn(kyselyOf(this.database), accountId, plan, now);
     if (usage.creditsRemaining < needed)
       throw new QuotaExceededError(usage.creditsRemaining, needed, usage.periodEnd);
   }
@@ -181,55 +183,55 @@ export class JobService {
   async accept(job: NewJob, now = new Date()): Promise<AcceptedJob> {
     const { credits } = job;
     const createdAt = toIso(now);
-    const { row, place } = await this.database.db.transaction().execute(async (trx) => {
-      if (this.database.dialect === "postgres") {
-        await sql`select id from accounts where id = ${job.accountId} for update`.execute(trx);
-      }
-      if (plans[job.plan].overageUsdPer1000Credits === null) {
-        const usage = await usageOf(trx, job.accountId, job.plan, now);
-        if (usage.creditsRemaining < credits)
-          throw new QuotaExceededError(usage.creditsRemaining, credits, usage.periodEnd);
-      }
-      const row: JobRow = {
-        id: job.id,
-        account_id: job.accountId,
-        operation: job.operation,
-        options: JSON.stringify(job.options),
-        status: "queued",
-        progress: 0,
-        credits,
-        period_start: billingPeriodOf(now).start,
-        error_code: null,
-        error_message: null,
-        engine: null,
-        warnings: null,
-        report: null,
-        webhook_url: job.webhookUrl ?? null,
-        request_id: job.requestId ?? null,
-        steps: job.steps ? JSON.stringify(job.steps) : null,
-        results_deleted_at: null,
-        attempts: 0,
-        created_at: createdAt,
-        started_at: null,
-        finished_at: null,
-      };
-      const ahead = await countUnfinishedJobs(trx, job.accountId, job.operation);
-      const { attempts: _, ...insertable } = row;
-      await insertJob(trx, insertable, filesOf(job.id, "input", job.inputs, createdAt));
-      if (job.idempotency) {
-        const claimed = await claimIdempotencyKey(trx, {
-          accountId: job.accountId,
-          key: job.idempotency.key,
-          fingerprint: job.idempotency.fingerprint,
-          status: job.idempotency.answer.status,
-          body: JSON.stringify(job.idempotency.answer.body),
-          now: createdAt,
-        });
-        // Another request with this key got there first: this one creates nothing.
-        if (!claimed) throw new IdempotencyConflictError(job.idempotency.key);
-      }
-      return { row, place: ahead + 1 };
-    });
+    const { row, place } = await kyselyOf(this.database)
+      .transaction()
+      .execute(async (trx) => {
+        await lockAccount(trx, this.database.dialect, job.accountId);
+        if (plans[job.plan].overageUsdPer1000Credits === null) {
+          const usage = await usageIn(trx, job.accountId, job.plan, now);
+          if (usage.creditsRemaining < credits)
+            throw new QuotaExceededError(usage.creditsRemaining, credits, usage.periodEnd);
+        }
+        const row: JobRow = {
+          id: job.id,
+          account_id: job.accountId,
+          operation: job.operation,
+          options: JSON.stringify(job.options),
+          status: "queued",
+          progress: 0,
+          credits,
+          period_start: billingPeriodOf(now).start,
+          error_code: null,
+          error_message: null,
+          engine: null,
+          warnings: null,
+          report: null,
+          webhook_url: job.webhookUrl ?? null,
+          request_id: job.requestId ?? null,
+          steps: job.steps ? JSON.stringify(job.steps) : null,
+          results_deleted_at: null,
+          attempts: 0,
+          created_at: createdAt,
+          started_at: null,
+          finished_at: null,
+        };
+        const ahead = await countUnfinishedJobs(trx, job.accountId, job.operation);
+        const { attempts: _, ...insertable } = row;
+        await insertJob(trx, insertable, filesOf(job.id, "input", job.inputs, createdAt));
+        if (job.idempotency) {
+          const claimed = await claimIdempotencyKey(trx, {
+            accountId: job.accountId,
+            key: job.idempotency.key,
+            fingerprint: job.idempotency.fingerprint,
+            status: job.idempotency.answer.status,
+            body: JSON.stringify(job.idempotency.answer.body),
+            now: createdAt,
+          });
+          // Another request with this key got there first: this one creates nothing.
+          if (!claimed) throw new IdempotencyConflictError(job.idempotency.key);
+        }
+        return { row, place: ahead + 1 };
+      });
     const message = { jobId: job.id, requestId: job.requestId };
     const queued = await this.queue.enqueueJob(job.operation, message, place).then(
       () => true,
@@ -240,7 +242,7 @@ export class JobService {
 
   /** Queues a queued job again (its message was lost), in the place it had. */
   async enqueueAgain(job: JobRow): Promise<void> {
-    const ahead = await countUnfinishedJobs(this.database.db, job.account_id, job.operation, {
+    const ahead = await countUnfinishedJobs(kyselyOf(this.database), job.account_id, job.operation, {
       createdAt: job.created_at,
       id: job.id,
     });
@@ -250,24 +252,24 @@ export class JobService {
 
   /** The job, whoever's it is: for links that name a file, not an account. */
   find(jobId: string): Promise<JobRow | undefined> {
-    return findJob(this.database.db, jobId);
+    return findJob(kyselyOf(this.database), jobId);
   }
 
   /** The job of this account, or undefined (unknown, or another account's: they look the same). */
   findForAccount(jobId: string, accountId: string): Promise<JobRow | undefined> {
-    return findJobForAccount(this.database.db, jobId, accountId);
+    return findJobForAccount(kyselyOf(this.database), jobId, accountId);
   }
 
   /** A page of the account's jobs, newest first (GET /v1/jobs); throws InvalidCursorError. */
   list(accountId: string, query: JobListQuery): Promise<JobPage> {
-    return listJobs(this.database.db, accountId, query);
+    return listJobs(kyselyOf(this.database), accountId, query);
   }
 
   /** The outputs of many jobs in one query, by job id. */
   async outputsOf(jobs: readonly JobRow[]): Promise<Map<string, JobFileRow[]>> {
     const byJob = new Map<string, JobFileRow[]>();
     for (const file of await listOutputsOfJobs(
-      this.database.db,
+      kyselyOf(this.database),
       jobs.map((job) => job.id),
     )) {
       const files = byJob.get(file.job_id) ?? [];
@@ -278,12 +280,12 @@ export class JobService {
   }
 
   files(jobId: string, role: "input" | "output"): Promise<JobFileRow[]> {
-    return listJobFiles(this.database.db, jobId, role);
+    return listJobFiles(kyselyOf(this.database), jobId, role);
   }
 
   /** An output file by its id (signed download links name the file, not the job). */
   async output(fileId: string): Promise<JobFileRow | undefined> {
-    const file = await findJobFile(this.database.db, fileId);
+    const file = await findJobFile(kyselyOf(this.database), fileId);
     return file?.role === "output" ? file : undefined;
   }
 
@@ -295,19 +297,18 @@ export class JobService {
   async start(jobId: string, operation: JobKind, now = new Date()): Promise<StartAttempt> {
     const lane = laneOf(operation);
     const cap = runningCaps[lane];
-    const job = await this.database.db.transaction().execute(async (trx) => {
-      if (this.database.dialect === "postgres") {
-        await sql`select id from accounts where id = (select account_id from jobs where id = ${jobId}) for update`.execute(
-          trx,
-        );
-      }
-      return startJob(trx, jobId, toIso(now), cap);
-    });
-    if (job) return { kind: "started", job, inputs: await listJobFiles(this.database.db, jobId, "input") };
+    const job = await kyselyOf(this.database)
+      .transaction()
+      .execute(async (trx) => {
+        await lockAccountOfJob(trx, this.database.dialect, jobId);
+        return startJob(trx, jobId, toIso(now), cap);
+      });
+    if (job)
+      return { kind: "started", job, inputs: await listJobFiles(kyselyOf(this.database), jobId, "input") };
     // Not started: ended already, or the account is at its cap (read only on this path).
-    const row = await findJob(this.database.db, jobId);
+    const row = await findJob(kyselyOf(this.database), jobId);
     if (row === undefined || (row.status !== "queued" && row.status !== "active")) return { kind: "ended" };
-    const plan = (await findAccountById(this.database.db, row.account_id))?.plan;
+    const plan = (await findAccountById(kyselyOf(this.database), row.account_id))?.plan;
     return {
       kind: "account-busy",
       cap: plan !== undefined && isPlanId(plan) ? plans[plan].maxRunningJobs[lane] : 0,
@@ -315,12 +316,12 @@ export class JobService {
   }
 
   async progress(jobId: string, fraction: number): Promise<void> {
-    await updateJobProgress(this.database.db, jobId, Math.max(0, Math.min(0.99, fraction)));
+    await updateJobProgress(kyselyOf(this.database), jobId, Math.max(0, Math.min(0.99, fraction)));
   }
 
   /** A running pipeline's steps, as its worker has them (a finished job's are left as they ended). */
   async recordSteps(jobId: string, steps: readonly JobStep[]): Promise<void> {
-    await updateJobSteps(this.database.db, jobId, JSON.stringify(steps));
+    await updateJobSteps(kyselyOf(this.database), jobId, JSON.stringify(steps));
   }
 
   /**
@@ -330,39 +331,41 @@ export class JobService {
    */
   async settle(started: StartedJob, outcome: Outcome, now = new Date()): Promise<Settled | undefined> {
     const finishedAt = toIso(now);
-    return this.database.db.transaction().execute(async (trx) => {
-      const job =
-        outcome.status === "done"
-          ? await finishJob(trx, started.job.id, {
-              status: "done",
-              finished_at: finishedAt,
-              progress: 1,
-              engine: outcome.work.engine,
-              warnings: outcome.work.warnings?.length ? JSON.stringify(outcome.work.warnings) : null,
-              report: outcome.work.report ? JSON.stringify(outcome.work.report) : null,
-            })
-          : await finishJob(trx, started.job.id, {
-              status: "failed",
-              finished_at: finishedAt,
-              error_code: outcome.code,
-              error_message: outcome.message,
-            });
-      if (!job) return undefined;
-      if (outcome.status === "done") {
-        await insertJobFiles(trx, filesOf(job.id, "output", outcome.outputs, finishedAt));
-        await insertLedgerEntry(trx, {
-          id: newId(),
-          account_id: job.account_id,
-          period_start: job.period_start,
-          kind: "charge",
-          amount: job.credits,
-          job_id: job.id,
-          reason: null,
-          created_at: finishedAt,
-        });
-      }
-      return { job, deliveryId: await deliveryFor(trx, job, now) };
-    });
+    return kyselyOf(this.database)
+      .transaction()
+      .execute(async (trx) => {
+        const job =
+          outcome.status === "done"
+            ? await finishJob(trx, started.job.id, {
+                status: "done",
+                finished_at: finishedAt,
+                progress: 1,
+                engine: outcome.work.engine,
+                warnings: outcome.work.warnings?.length ? JSON.stringify(outcome.work.warnings) : null,
+                report: outcome.work.report ? JSON.stringify(outcome.work.report) : null,
+              })
+            : await finishJob(trx, started.job.id, {
+                status: "failed",
+                finished_at: finishedAt,
+                error_code: outcome.code,
+                error_message: outcome.message,
+              });
+        if (!job) return undefined;
+        if (outcome.status === "done") {
+          await insertJobFiles(trx, filesOf(job.id, "output", outcome.outputs, finishedAt));
+          await insertLedgerEntry(trx, {
+            id: newId(),
+            account_id: job.account_id,
+            period_start: job.period_start,
+            kind: "charge",
+            amount: job.credits,
+            job_id: job.id,
+            reason: null,
+            created_at: finishedAt,
+          });
+        }
+        return { job, deliveryId: await deliveryFor(trx, job, now) };
+      });
   }
 
   /**
@@ -375,15 +378,17 @@ export class JobService {
     message: string,
     now = new Date(),
   ): Promise<Settled | undefined> {
-    return this.database.db.transaction().execute(async (trx) => {
-      const job = await finishJob(trx, jobId, {
-        status: "failed",
-        finished_at: toIso(now),
-        error_code: code,
-        error_message: message,
+    return kyselyOf(this.database)
+      .transaction()
+      .execute(async (trx) => {
+        const job = await finishJob(trx, jobId, {
+          status: "failed",
+          finished_at: toIso(now),
+          error_code: code,
+          error_message: message,
+        });
+        return job ? { job, deliveryId: await deliveryFor(trx, job, now) } : undefined;
       });
-      return job ? { job, deliveryId: await deliveryFor(trx, job, now) } : undefined;
-    });
   }
 
   /**
@@ -394,8 +399,12 @@ export class JobService {
   async cancel(job: JobRow, now = new Date()): Promise<Cancellation> {
     const settled = await this.fail(job.id, "canceled", CANCELED_MESSAGE, now);
     if (settled)
-      return { kind: "canceled", settled, inputs: await listJobFiles(this.database.db, job.id, "input") };
-    return { kind: "finished", job: (await findJob(this.database.db, job.id)) ?? job };
+      return {
+        kind: "canceled",
+        settled,
+        inputs: await listJobFiles(kyselyOf(this.database), job.id, "input"),
+      };
+    return { kind: "finished", job: (await findJob(kyselyOf(this.database), job.id)) ?? job };
   }
 
   /**
@@ -405,14 +414,14 @@ export class JobService {
    */
   async deleteResults(job: JobRow, now = new Date()): Promise<JobFileRow[] | undefined> {
     if (job.status !== "done" && job.status !== "failed") return undefined;
-    await markResultsDeleted(this.database.db, job.id, toIso(now));
-    return listStoredFiles(this.database.db, job.id);
+    await markResultsDeleted(kyselyOf(this.database), job.id, toIso(now));
+    return listStoredFiles(kyselyOf(this.database), job.id);
   }
 
   /** The stored objects of these files were deleted (inputs after the run, outputs after the TTL). */
   async filesDeleted(files: readonly JobFileRow[], now = new Date()): Promise<void> {
     await markJobFilesDeleted(
-      this.database.db,
+      kyselyOf(this.database),
       files.map((file) => file.id),
       toIso(now),
     );

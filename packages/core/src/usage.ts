@@ -1,6 +1,6 @@
 import { type PlanId, plans } from "@octavo/contracts";
-import type { Db } from "@octavo/db";
-import { ledgerTotals, reservedCredits } from "@octavo/db/repositories";
+import type { DatabaseHandle, Db } from "@octavo/db";
+import { kyselyOf, ledgerTotals, reservedCredits } from "@octavo/db/repositories";
 import { billingPeriodOf } from "./time.js";
 
 export interface Usage {
@@ -19,7 +19,17 @@ export interface Usage {
  * Credits of the calendar month: charged by finished jobs (ledger), held by unfinished ones
  * (reservations), against the plan's allowance adjusted by grants and corrections.
  */
-export async function usageOf(db: Db, accountId: string, plan: PlanId, now: Date): Promise<Usage> {
+export function usageOf(
+  database: DatabaseHandle,
+  accountId: string,
+  plan: PlanId,
+  now: Date,
+): Promise<Usage> {
+  return usageIn(kyselyOf(database), accountId, plan, now);
+}
+
+/** The same, read in an open transaction (a job's acceptance checks it with the account locked). */
+export async function usageIn(db: Db, accountId: string, plan: PlanId, now: Date): Promise<Usage> {
   const period = billingPeriodOf(now);
   const [totals, reserved] = await Promise.all([
     ledgerTotals(db, accountId, period.start),

@@ -14,6 +14,7 @@ import {
   findWebhookDelivery,
   findWebhookDeliveryOfAccount,
   insertWebhookDelivery,
+  kyselyOf,
   listJobFiles,
   listWebhookAttemptsOfDeliveries,
   listWebhookDeliveriesOfAccount,
@@ -67,7 +68,7 @@ export class WebhookDeliveries {
 
   /** The delivery when it is still pending (not delivered, not given up), with its job. */
   async pending(deliveryId: string): Promise<PendingDelivery | undefined> {
-    const { db } = this.database;
+    const db = kyselyOf(this.database);
     const delivery = await findWebhookDelivery(db, deliveryId);
     if (delivery?.status !== "pending") return undefined;
     const job = await findJob(db, delivery.job_id);
@@ -83,7 +84,7 @@ export class WebhookDeliveries {
     outcome: { status: WebhookDeliveryStatus; finishedAt: Date | null },
   ): Promise<void> {
     await recordWebhookAttempt(
-      this.database.db,
+      kyselyOf(this.database),
       {
         id: newId(),
         delivery_id: deliveryId,
@@ -102,7 +103,7 @@ export class WebhookDeliveries {
     accountId: string,
     limit: number,
   ): Promise<{ delivery: WebhookDeliveryRow; attempts: WebhookAttemptRow[] }[]> {
-    const { db } = this.database;
+    const db = kyselyOf(this.database);
     const deliveries = await listWebhookDeliveriesOfAccount(db, accountId, limit);
     const attempts = await listWebhookAttemptsOfDeliveries(
       db,
@@ -119,7 +120,7 @@ export class WebhookDeliveries {
    * its own attempts and retries). Undefined for another account's, or an unknown, delivery.
    */
   async resend(accountId: string, deliveryId: string, now = new Date()): Promise<string | undefined> {
-    const { db } = this.database;
+    const db = kyselyOf(this.database);
     const original = await findWebhookDeliveryOfAccount(db, accountId, deliveryId);
     if (!original) return undefined;
     return recordWebhookDelivery(db, { jobId: original.job_id, accountId, url: original.url }, now);
@@ -127,11 +128,11 @@ export class WebhookDeliveries {
 
   /** Deliveries still pending that were recorded before the cut-off (their queue message may be lost). */
   unfinished(createdBefore: Date, limit: number): Promise<WebhookDeliveryRow[]> {
-    return findUnfinishedWebhookDeliveries(this.database.db, toIso(createdBefore), limit);
+    return findUnfinishedWebhookDeliveries(kyselyOf(this.database), toIso(createdBefore), limit);
   }
 
   /** Deletes up to `limit` deliveries (with their attempts) that ended before the cut-off. */
   pruneFinished(finishedBefore: Date, limit: number): Promise<number> {
-    return deleteWebhookDeliveriesFinishedBefore(this.database.db, toIso(finishedBefore), limit);
+    return deleteWebhookDeliveriesFinishedBefore(kyselyOf(this.database), toIso(finishedBefore), limit);
   }
 }

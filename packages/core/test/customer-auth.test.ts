@@ -1,6 +1,6 @@
 import { parseOptions, verify } from "@node-rs/argon2";
 import { createDatabase, type DatabaseHandle, migrateToLatest } from "@octavo/db";
-import { findAccountByEmail, findDashboardSession } from "@octavo/db/repositories";
+import { findAccountByEmail, findDashboardSession, kyselyOf } from "@octavo/db/repositories";
 import { createTestDatabase, type DatabaseKind, type TempResource } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
@@ -84,7 +84,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("CustomerAuth on %s", (kind)
       expect(error).toBeInstanceOf(SignUpError);
       expect(error).toMatchObject({ field, message });
     }
-    expect(await findAccountByEmail(handle.db, "rules@example.com")).toBeUndefined();
+    expect(await findAccountByEmail(kyselyOf(handle), "rules@example.com")).toBeUndefined();
   });
 
   it("signs up on the Free plan with no API key, stores only an argon2id hash, and signs in", async () => {
@@ -92,7 +92,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("CustomerAuth on %s", (kind)
     expect(created.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(created.expiresAt).toBe(at(7 * DAY).toISOString());
 
-    const account = await findAccountByEmail(handle.db, "new.customer@example.com");
+    const account = await findAccountByEmail(kyselyOf(handle), "new.customer@example.com");
     expect(account?.id).toBe(created.accountId);
     expect(account?.plan).toBe("free");
     expect(await accounts.listKeys(created.accountId)).toEqual([]);
@@ -101,9 +101,9 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("CustomerAuth on %s", (kind)
     expect(stored).not.toContain("🔑");
 
     // The token is not stored; its SHA-256 is the session's id.
-    const row = await findDashboardSession(handle.db, hashSessionToken(created.token));
+    const row = await findDashboardSession(kyselyOf(handle), hashSessionToken(created.token));
     expect(row).toMatchObject({ account_id: created.accountId, expires_at: created.expiresAt });
-    const all = await handle.db.selectFrom("dashboard_sessions").selectAll().execute();
+    const all = await kyselyOf(handle).selectFrom("dashboard_sessions").selectAll().execute();
     expect(JSON.stringify(all)).not.toContain(created.token);
 
     expect(await auth.session(created.token, t0)).toEqual({
@@ -140,7 +140,9 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("CustomerAuth on %s", (kind)
     const created = await accounts.createAccount("operator-made@example.com", "pro", t0);
     expect(created.apiKey).toMatch(/^svc_live_/);
     expect((await accounts.listKeys(created.accountId)).map((key) => key.label)).toEqual(["default"]);
-    expect((await findAccountByEmail(handle.db, "operator-made@example.com"))?.password_hash).toBeNull();
+    expect(
+      (await findAccountByEmail(kyselyOf(handle), "operator-made@example.com"))?.password_hash,
+    ).toBeNull();
   });
 
   it("answers a wrong password, an unknown email and a password-less account with one error", async () => {
@@ -187,7 +189,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("CustomerAuth on %s", (kind)
     const first = await auth.signIn("fixation@example.com", password, t0);
     const second = await auth.signIn("fixation@example.com", password, t0);
     expect(new Set([signedUp.token, first.token, second.token]).size).toBe(3);
-    const rows = await handle.db
+    const rows = await kyselyOf(handle)
       .selectFrom("dashboard_sessions")
       .select("id")
       .where("account_id", "=", signedUp.accountId)
@@ -202,7 +204,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("CustomerAuth on %s", (kind)
 
     // Within the first day: no write.
     expect(await auth.session(token, at(23 * 60 * 60 * 1000))).toMatchObject({ expiresAt, renewed: false });
-    expect((await findDashboardSession(handle.db, id))?.last_seen_at).toBe(t0.toISOString());
+    expect((await findDashboardSession(kyselyOf(handle), id))?.last_seen_at).toBe(t0.toISOString());
 
     // Less than 6 days left: 7 days from now.
     const later = at(DAY + 60_000);
@@ -210,7 +212,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("CustomerAuth on %s", (kind)
       expiresAt: new Date(later.getTime() + 7 * DAY).toISOString(),
       renewed: true,
     });
-    expect(await findDashboardSession(handle.db, id)).toMatchObject({
+    expect(await findDashboardSession(kyselyOf(handle), id)).toMatchObject({
       last_seen_at: later.toISOString(),
       expires_at: new Date(later.getTime() + 7 * DAY).toISOString(),
       created_at: t0.toISOString(),
@@ -226,11 +228,11 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("CustomerAuth on %s", (kind)
     expect(now.getTime() - t0.getTime()).toBeGreaterThan(60 * DAY);
 
     // Unused for 7 days: gone, and deleted, so it does not come back for an earlier clock either.
-    expect((await findDashboardSession(handle.db, id))?.expires_at).toBe(
+    expect((await findDashboardSession(kyselyOf(handle), id))?.expires_at).toBe(
       new Date(now.getTime() + 7 * DAY).toISOString(),
     );
     expect(await auth.session(token, new Date(now.getTime() + 7 * DAY))).toBeUndefined();
-    expect(await findDashboardSession(handle.db, id)).toBeUndefined();
+    expect(await findDashboardSession(kyselyOf(handle), id)).toBeUndefined();
     expect(await auth.session(token, now)).toBeUndefined();
   });
 

@@ -1,6 +1,6 @@
 import { getOperation, type OperationId } from "@octavo/contracts";
 import { createDatabase, type DatabaseHandle, migrateToLatest } from "@octavo/db";
-import { listJobFiles, markJobFilesDeleted } from "@octavo/db/repositories";
+import { kyselyOf, listJobFiles, markJobFilesDeleted } from "@octavo/db/repositories";
 import { createTestDatabase, type DatabaseKind, type TempResource } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -104,7 +104,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard views on %s", (ki
     );
     await accounts.adjustCredits(mine, 500, "goodwill", new Date("2026-11-10T00:00:00Z")); // not a charge
 
-    const days = await creditsChart(handle.db, mine, "business", now);
+    const days = await creditsChart(handle, mine, "business", now);
     expect(days).toHaveLength(30);
     expect(days[0]?.day).toBe("2026-11-01");
     expect(days.at(-1)?.day).toBe("2026-11-30");
@@ -116,18 +116,18 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard views on %s", (ki
     ]);
     // The days add up to the month's used credits.
     const total = days.reduce((sum, entry) => sum + entry.credits, 0);
-    expect(total).toBe((await usageOf(handle.db, mine, "business", now)).creditsUsed);
+    expect(total).toBe((await usageOf(handle, mine, "business", now)).creditsUsed);
     expect(total).toBe(4 * merge);
 
-    const december = await creditsChart(handle.db, mine, "business", new Date("2026-12-15T00:00:00Z"));
+    const december = await creditsChart(handle, mine, "business", new Date("2026-12-15T00:00:00Z"));
     expect(december).toHaveLength(31);
     expect(december.every((entry) => entry.credits === 0)).toBe(true);
-    const february = await creditsChart(handle.db, theirs, "free", new Date("2027-02-03T00:00:00Z"));
+    const february = await creditsChart(handle, theirs, "free", new Date("2027-02-03T00:00:00Z"));
     expect(february.map((entry) => entry.day).slice(-1)).toEqual(["2027-02-28"]);
     expect(february).toHaveLength(28);
-    const october = await creditsChart(handle.db, mine, "business", new Date("2026-10-20T00:00:00Z"));
+    const october = await creditsChart(handle, mine, "business", new Date("2026-10-20T00:00:00Z"));
     expect(october.filter((entry) => entry.credits > 0)).toEqual([{ day: "2026-10-31", credits: merge }]);
-    const theirNovember = await creditsChart(handle.db, theirs, "business", now);
+    const theirNovember = await creditsChart(handle, theirs, "business", now);
     expect(theirNovember.filter((entry) => entry.credits > 0)).toEqual([
       { day: "2026-11-02", credits: merge },
     ]);
@@ -157,9 +157,9 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard views on %s", (ki
       startedAt: "2026-12-01T10:00:01.000Z",
       finishedAt: "2026-12-01T10:00:02.000Z",
     });
-    const expiredOutputs = await listJobFiles(handle.db, expired, "output");
+    const expiredOutputs = await listJobFiles(kyselyOf(handle), expired, "output");
     await markJobFilesDeleted(
-      handle.db,
+      kyselyOf(handle),
       expiredOutputs.map((file) => file.id),
       "2026-12-01T11:00:02.000Z",
     );
@@ -170,7 +170,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard views on %s", (ki
       finishedAt: "2026-12-04T11:00:02.000Z",
     });
 
-    const list = await recentJobs(handle.db, links, mine, { limit: 4, now: later });
+    const list = await recentJobs(handle, links, mine, { limit: 4, now: later });
     expect(list.map((entry) => entry.id)).toEqual([queued, failed, done, expired]);
     const [queuedView, failedView, doneView, expiredView] = list;
 
@@ -212,16 +212,16 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard views on %s", (ki
     ]);
 
     // Filtering by status, and isolation however the list is asked for.
-    const failedOnly = await recentJobs(handle.db, links, mine, { status: "failed", limit: 50, now: later });
+    const failedOnly = await recentJobs(handle, links, mine, { status: "failed", limit: 50, now: later });
     expect(failedOnly.every((entry) => entry.status === "failed")).toBe(true);
     expect(failedOnly.map((entry) => entry.id)).toContain(failed);
-    const everything = await recentJobs(handle.db, links, mine, { limit: 1000, now: later });
+    const everything = await recentJobs(handle, links, mine, { limit: 1000, now: later });
     expect(everything.length).toBeLessThanOrEqual(MAX_RECENT_JOBS);
     expect(everything.map((entry) => entry.id)).not.toContain(foreign);
-    const theirsList = await recentJobs(handle.db, links, theirs, { limit: 50, now: later });
+    const theirsList = await recentJobs(handle, links, theirs, { limit: 50, now: later });
     expect(theirsList.map((entry) => entry.id)).toContain(foreign);
     expect(theirsList.map((entry) => entry.id)).not.toContain(done);
-    expect(await recentJobs(handle.db, links, "no-such-account", { limit: 10, now: later })).toEqual([]);
-    expect(await recentJobs(handle.db, links, mine, { limit: 0, now: later })).toHaveLength(1);
+    expect(await recentJobs(handle, links, "no-such-account", { limit: 10, now: later })).toEqual([]);
+    expect(await recentJobs(handle, links, mine, { limit: 0, now: later })).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import { type OperationId, plans } from "@octavo/contracts";
 import { createDatabase, type DatabaseHandle, type JobRow, migrateToLatest } from "@octavo/db";
+import { kyselyOf } from "@octavo/db/repositories";
 import { createTestDatabase, type DatabaseKind, type TempResource } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -88,7 +89,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     expect((await jobs.files(job.id, "input")).map((file) => file.storage_key)).toEqual([
       `jobs/${job.id}/inputs/0`,
     ]);
-    expect((await usageOf(handle.db, account, "business", now)).creditsReserved).toBeGreaterThanOrEqual(1);
+    expect((await usageOf(handle, account, "business", now)).creditsReserved).toBeGreaterThanOrEqual(1);
   });
 
   it("queues each job at its place: behind its own account's unfinished jobs of the operation, not others'", async () => {
@@ -219,7 +220,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
       delivery: { status: "pending" },
     });
     expect(pending?.outputs.map((file) => file.name)).toEqual(["a.pdf"]);
-    const ledger = await handle.db
+    const ledger = await kyselyOf(handle)
       .selectFrom("credit_ledger")
       .selectAll()
       .where("job_id", "=", job.id)
@@ -232,10 +233,14 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     ).toBeUndefined();
     expect(await jobs.start(job.id, "rotate", now)).toEqual({ kind: "ended" });
     expect(
-      await handle.db.selectFrom("credit_ledger").selectAll().where("job_id", "=", job.id).execute(),
+      await kyselyOf(handle).selectFrom("credit_ledger").selectAll().where("job_id", "=", job.id).execute(),
     ).toHaveLength(1);
     expect(
-      await handle.db.selectFrom("webhook_deliveries").selectAll().where("job_id", "=", job.id).execute(),
+      await kyselyOf(handle)
+        .selectFrom("webhook_deliveries")
+        .selectAll()
+        .where("job_id", "=", job.id)
+        .execute(),
     ).toHaveLength(1);
   });
 
@@ -253,7 +258,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
       error_code: "invalid_input",
     });
     expect(
-      await handle.db.selectFrom("credit_ledger").selectAll().where("job_id", "=", job.id).execute(),
+      await kyselyOf(handle).selectFrom("credit_ledger").selectAll().where("job_id", "=", job.id).execute(),
     ).toEqual([]);
     // The worker died before putting the delivery on the queue: the janitor finds it in the outbox.
     const outbox = await deliveries.unfinished(new Date(now.getTime() + 1), 100);
@@ -274,12 +279,12 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
   });
 
   const chargesOf = (jobId: string) =>
-    handle.db.selectFrom("credit_ledger").selectAll().where("job_id", "=", jobId).execute();
+    kyselyOf(handle).selectFrom("credit_ledger").selectAll().where("job_id", "=", jobId).execute();
 
   it("cancels a queued job: failed canceled, its reservation released, its webhook recorded, its inputs named", async () => {
     const job = newJob();
     await jobs.accept(job, now);
-    const reservedBefore = (await usageOf(handle.db, account, "business", now)).creditsReserved;
+    const reservedBefore = (await usageOf(handle, account, "business", now)).creditsReserved;
     const row = await jobs.findForAccount(job.id, account);
     if (!row) throw new Error("no row");
     const cancellation = await jobs.cancel(row, now);
@@ -288,7 +293,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     expect(cancellation.settled.job).toMatchObject({ status: "failed", error_code: "canceled" });
     expect(cancellation.settled.deliveryId).toBeDefined();
     expect(cancellation.inputs.map((file) => file.storage_key)).toEqual([`jobs/${job.id}/inputs/0`]);
-    expect((await usageOf(handle.db, account, "business", now)).creditsReserved).toBe(reservedBefore - 1);
+    expect((await usageOf(handle, account, "business", now)).creditsReserved).toBe(reservedBefore - 1);
     // A worker that receives the message anyway finds the job ended.
     expect((await jobs.start(job.id, "rotate", now)).kind).toBe("ended");
     expect(await chargesOf(job.id)).toEqual([]);

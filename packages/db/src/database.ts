@@ -12,10 +12,29 @@ export type DialectName = "sqlite" | "postgres";
 /** Repositories take either the database or an open transaction. */
 export type Db = Kysely<Database> | Transaction<Database>;
 
+/**
+ * An open database. Apps hold it and hand it to @octavo/core's services; only core and the
+ * repositories reach the query builder behind it (`kyselyOf`, exported at @octavo/db/repositories,
+ * which Biome keeps out of the apps), so no query is written outside this package.
+ */
 export interface DatabaseHandle {
-  readonly db: Kysely<Database>;
   readonly dialect: DialectName;
   close(): Promise<void>;
+}
+
+const queryBuilders = new WeakMap<DatabaseHandle, Kysely<Database>>();
+
+function handleOf(db: Kysely<Database>, dialect: DialectName): DatabaseHandle {
+  const handle: DatabaseHandle = { dialect, close: () => db.destroy() };
+  queryBuilders.set(handle, db);
+  return handle;
+}
+
+/** The query builder behind a handle made by createDatabase. */
+export function kyselyOf(handle: DatabaseHandle): Kysely<Database> {
+  const db = queryBuilders.get(handle);
+  if (db === undefined) throw new Error("not a database handle made by createDatabase");
+  return db;
 }
 
 /**
@@ -48,7 +67,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
       dialect: new SqliteDialect({ database: withImmediateTransactions(withStatementCache(database)) }),
       ...(log ? { log } : {}),
     });
-    return { db, dialect: "sqlite", close: () => db.destroy() };
+    return handleOf(db, "sqlite");
   }
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -60,14 +79,14 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
     // sees the error at its next statement, and the pool drops the connection when it is released.
     pool.on("connect", (client) => client.on("error", () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
-    return { db, dialect: "postgres", close: () => db.destroy() };
+    return handleOf(db, "postgres");
   }
   throw new Error("database URL must start with sqlite: or postgres://");
 }
 
 /** Applies every pending migration; safe to run on every start and from several processes. */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
-  const migrator = new Migrator({ db: handle.db, provider: migrationProvider });
+  const migrator = new Migrator({ db: kyselyOf(handle), provider: migrationProvider });
   // Nothing to do, nothing locked: the migration itself runs in a write transaction, which on SQLite
   // fails at once (SQLITE_BUSY) while another process, such as a running server, writes.
   if ((await migrator.getMigrations()).every((migration) => migration.executedAt !== undefined)) return [];
@@ -80,5 +99,5 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
 
 /** Readiness: one round trip. */
 export async function pingDatabase(handle: DatabaseHandle): Promise<void> {
-  await sql`select 1`.execute(handle.db);
+  await sql`select 1`.execute(kyselyOf(handle));
 }

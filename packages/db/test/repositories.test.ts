@@ -1,5 +1,6 @@
 import { createTestDatabase, type DatabaseKind, type TempResource } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kyselyOf } from "../src/database.js";
 import { createDatabase, type DatabaseHandle, migrateToLatest, pingDatabase } from "../src/index.js";
 import {
   claimIdempotencyKey,
@@ -45,7 +46,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
     ]);
     // A second run finds nothing to do.
     expect(await migrateToLatest(handle)).toEqual([]);
-    await insertAccount(handle.db, {
+    await insertAccount(kyselyOf(handle), {
       id: "a1",
       email: "a@example.com",
       plan: "free",
@@ -65,7 +66,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
   });
 
   it("finds a key by hash and revokes it once", async () => {
-    await insertApiKey(handle.db, {
+    await insertApiKey(kyselyOf(handle), {
       id: "k1",
       account_id: "a1",
       prefix: "svc_live_abcd",
@@ -73,15 +74,15 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
       label: null,
       created_at: now,
     });
-    expect((await findApiKeyByHash(handle.db, "h1"))?.account_id).toBe("a1");
-    expect(await revokeApiKey(handle.db, "k1", now)).toBe(true);
-    expect(await revokeApiKey(handle.db, "k1", now)).toBe(false);
-    expect((await findApiKeyByHash(handle.db, "h1"))?.revoked_at).toBe(now);
+    expect((await findApiKeyByHash(kyselyOf(handle), "h1"))?.account_id).toBe("a1");
+    expect(await revokeApiKey(kyselyOf(handle), "k1", now)).toBe(true);
+    expect(await revokeApiKey(kyselyOf(handle), "k1", now)).toBe(false);
+    expect((await findApiKeyByHash(kyselyOf(handle), "h1"))?.revoked_at).toBe(now);
   });
 
   it("moves a job through its states exactly once and sums reservations", async () => {
     await insertJob(
-      handle.db,
+      kyselyOf(handle),
       {
         id: "j1",
         account_id: "a1",
@@ -114,24 +115,24 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
         },
       ],
     );
-    expect(await reservedCredits(handle.db, "a1", period)).toBe(3);
-    expect(await startJob(handle.db, "j1", now)).toMatchObject({ status: "active", attempts: 1 });
+    expect(await reservedCredits(kyselyOf(handle), "a1", period)).toBe(3);
+    expect(await startJob(kyselyOf(handle), "j1", now)).toMatchObject({ status: "active", attempts: 1 });
     // Re-delivered: the row as it now is, read by the same statement.
-    const active = await startJob(handle.db, "j1", "2026-11-23T10:00:05.000Z");
+    const active = await startJob(kyselyOf(handle), "j1", "2026-11-23T10:00:05.000Z");
     expect(active).toMatchObject({ status: "active", attempts: 2, options: "{}" });
     expect(active?.started_at).toBe(now); // the first start is kept
 
-    const done = await finishJob(handle.db, "j1", { status: "done", finished_at: now, progress: 1 });
+    const done = await finishJob(kyselyOf(handle), "j1", { status: "done", finished_at: now, progress: 1 });
     expect(done).toMatchObject({ status: "done", progress: 1, account_id: "a1" });
-    expect(await finishJob(handle.db, "j1", { status: "failed", finished_at: now })).toBeUndefined();
-    expect((await findJob(handle.db, "j1"))?.status).toBe("done");
-    expect(await reservedCredits(handle.db, "a1", period)).toBe(0);
-    expect(await startJob(handle.db, "j1", now)).toBeUndefined();
-    expect((await listJobFiles(handle.db, "j1", "input")).map((file) => file.name)).toEqual(["a.pdf"]);
+    expect(await finishJob(kyselyOf(handle), "j1", { status: "failed", finished_at: now })).toBeUndefined();
+    expect((await findJob(kyselyOf(handle), "j1"))?.status).toBe("done");
+    expect(await reservedCredits(kyselyOf(handle), "a1", period)).toBe(0);
+    expect(await startJob(kyselyOf(handle), "j1", now)).toBeUndefined();
+    expect((await listJobFiles(kyselyOf(handle), "j1", "input")).map((file) => file.name)).toEqual(["a.pdf"]);
   });
 
   it("charges a job at most once and totals the ledger per period", async () => {
-    await insertLedgerEntry(handle.db, {
+    await insertLedgerEntry(kyselyOf(handle), {
       id: "l1",
       account_id: "a1",
       period_start: period,
@@ -142,7 +143,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
       created_at: now,
     });
     await expect(
-      insertLedgerEntry(handle.db, {
+      insertLedgerEntry(kyselyOf(handle), {
         id: "l2",
         account_id: "a1",
         period_start: period,
@@ -153,7 +154,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
         created_at: now,
       }),
     ).rejects.toThrow();
-    await insertLedgerEntry(handle.db, {
+    await insertLedgerEntry(kyselyOf(handle), {
       id: "l3",
       account_id: "a1",
       period_start: period,
@@ -163,7 +164,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
       reason: "goodwill",
       created_at: now,
     });
-    await insertLedgerEntry(handle.db, {
+    await insertLedgerEntry(kyselyOf(handle), {
       id: "l4",
       account_id: "a1",
       period_start: period,
@@ -173,8 +174,8 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
       reason: "correction",
       created_at: now,
     });
-    expect(await ledgerTotals(handle.db, "a1", period)).toEqual({ charged: 3, adjustments: 45 });
-    expect(await ledgerTotals(handle.db, "a1", "2026-10-01T00:00:00.000Z")).toEqual({
+    expect(await ledgerTotals(kyselyOf(handle), "a1", period)).toEqual({ charged: 3, adjustments: 45 });
+    expect(await ledgerTotals(kyselyOf(handle), "a1", "2026-10-01T00:00:00.000Z")).toEqual({
       charged: 0,
       adjustments: 0,
     });
@@ -184,17 +185,17 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
     const claim = { accountId: "a1", key: "key-1", fingerprint: "fp", status: 202, now };
     const claims = await Promise.all(
       Array.from({ length: 5 }, (_, index) =>
-        claimIdempotencyKey(handle.db, { ...claim, body: `{"id":"j${index}"}` }),
+        claimIdempotencyKey(kyselyOf(handle), { ...claim, body: `{"id":"j${index}"}` }),
       ),
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
-    expect(await findIdempotencyKey(handle.db, "a1", "key-1")).toMatchObject({
+    expect(await findIdempotencyKey(kyselyOf(handle), "a1", "key-1")).toMatchObject({
       status: "done",
       response_status: 202,
       fingerprint: "fp",
     });
-    expect(await deleteIdempotencyKeysBefore(handle.db, "2026-11-24T00:00:00.000Z")).toBe(1);
-    expect(await findIdempotencyKey(handle.db, "a1", "key-1")).toBeUndefined();
+    expect(await deleteIdempotencyKeysBefore(kyselyOf(handle), "2026-11-24T00:00:00.000Z")).toBe(1);
+    expect(await findIdempotencyKey(kyselyOf(handle), "a1", "key-1")).toBeUndefined();
   });
 
   it("deletes ended webhook deliveries before a date, with their attempts, and keeps pending ones", async () => {
@@ -206,10 +207,11 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
       status: "pending" as const,
       created_at: now,
     });
-    for (const id of ["d-old", "d-new", "d-pending"]) await insertWebhookDelivery(handle.db, delivery(id));
+    for (const id of ["d-old", "d-new", "d-pending"])
+      await insertWebhookDelivery(kyselyOf(handle), delivery(id));
     const attempt = (deliveryId: string, finishedAt: string) =>
       recordWebhookAttempt(
-        handle.db,
+        kyselyOf(handle),
         {
           id: `${deliveryId}-1`,
           delivery_id: deliveryId,
@@ -223,11 +225,15 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
     await attempt("d-old", "2026-10-01T00:00:00.000Z");
     await attempt("d-new", "2026-11-20T00:00:00.000Z");
 
-    expect(await deleteWebhookDeliveriesFinishedBefore(handle.db, "2026-10-24T00:00:00.000Z", 100)).toBe(1);
-    const left = await handle.db.selectFrom("webhook_deliveries").select("id").orderBy("id").execute();
+    expect(
+      await deleteWebhookDeliveriesFinishedBefore(kyselyOf(handle), "2026-10-24T00:00:00.000Z", 100),
+    ).toBe(1);
+    const left = await kyselyOf(handle).selectFrom("webhook_deliveries").select("id").orderBy("id").execute();
     expect(left.map((row) => row.id)).toEqual(["d-new", "d-pending"]);
-    const attempts = await handle.db.selectFrom("webhook_attempts").select("delivery_id").execute();
+    const attempts = await kyselyOf(handle).selectFrom("webhook_attempts").select("delivery_id").execute();
     expect(attempts.map((row) => row.delivery_id)).toEqual(["d-new"]);
-    expect(await deleteWebhookDeliveriesFinishedBefore(handle.db, "2026-10-24T00:00:00.000Z", 100)).toBe(0);
+    expect(
+      await deleteWebhookDeliveriesFinishedBefore(kyselyOf(handle), "2026-10-24T00:00:00.000Z", 100),
+    ).toBe(0);
   });
 });

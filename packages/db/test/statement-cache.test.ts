@@ -5,6 +5,7 @@ import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, SqliteDialect, sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
+import { kyselyOf } from "../src/database.js";
 import { createDatabase } from "../src/index.js";
 import { withStatementCache } from "../src/statement-cache.js";
 
@@ -70,7 +71,7 @@ describe("SQLite transactions beside another process", () => {
     const url = `sqlite:${join(dir, "octavo.sqlite")}`;
     const handle = createDatabase(url);
     try {
-      await handle.db.schema.createTable("items").addColumn("name", "text").execute();
+      await kyselyOf(handle).schema.createTable("items").addColumn("name", "text").execute();
       // Another process (the CLI beside a running server) holds the write lock for half a second.
       const writer = spawn(
         process.execPath,
@@ -87,12 +88,16 @@ describe("SQLite transactions beside another process", () => {
       );
       await new Promise<void>((resolve) => writer.stdout.once("data", () => resolve()));
       // Read, then write, in one transaction: with a deferred begin this fails with SQLITE_BUSY.
-      await handle.db.transaction().execute(async (trx) => {
-        await sql`select count(*) from items`.execute(trx);
-        await sql`insert into items values ('ours')`.execute(trx);
-      });
+      await kyselyOf(handle)
+        .transaction()
+        .execute(async (trx) => {
+          await sql`select count(*) from items`.execute(trx);
+          await sql`insert into items values ('ours')`.execute(trx);
+        });
       await new Promise((resolve) => writer.once("exit", resolve));
-      const names = await sql<{ name: string }>`select name from items order by name`.execute(handle.db);
+      const names = await sql<{ name: string }>`select name from items order by name`.execute(
+        kyselyOf(handle),
+      );
       expect(names.rows.map((row) => row.name)).toEqual(["ours", "theirs"]);
     } finally {
       await handle.close();

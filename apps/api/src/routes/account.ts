@@ -10,7 +10,7 @@ export function accountRouter(ctx: ApiContext): Router {
     const account = await ctx.accounts.requireAccount(accountIdOf(res.locals));
     if (!isPlanId(account.plan)) throw new Error(`account ${account.id} has an unknown plan ${account.plan}`);
     const plan = plans[account.plan];
-    const usage = await usageOf(ctx.database.db, account.id, account.plan, new Date());
+    const usage = await usageOf(ctx.database, account.id, account.plan, new Date());
     res.json({
       id: account.id,
       email: account.email,

@@ -28,7 +28,7 @@ export async function accountsCommand(
       if (!id) throw new UsageError("accounts show needs an account id");
       const account = await runtime.accounts.requireAccount(id);
       const plan = requirePlan(account.plan);
-      const usage = await usageOf(runtime.database.db, id, plan, new Date());
+      const usage = await usageOf(runtime.database, id, plan, new Date());
       printJson({
         accountId: account.id,
         email: account.email,
@@ -60,7 +60,7 @@ export async function accountsCommand(
         accountId: id,
         adjusted: Number(amount),
         reason: flags.reason,
-        ...(await usageOf(runtime.database.db, id, requirePlan(account.plan), new Date())),
+        ...(await usageOf(runtime.database, id, requirePlan(account.plan), new Date())),
       });
       return;
     }

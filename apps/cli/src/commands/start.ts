@@ -8,8 +8,7 @@ const DEMO_EMAIL = "demo@octavo.local";
 
 /** First start on an empty database: a demo account whose key is printed once, with a curl line that works. */
 async function printDemoKey(runtime: QueueRuntime, address: string): Promise<void> {
-  const existing = await runtime.database.db.selectFrom("accounts").select("id").limit(1).executeTakeFirst();
-  if (existing) {
+  if (await runtime.accounts.hasAnyAccount()) {
     process.stdout.write(
       `octavo is running at ${address} (API reference: ${address}/docs, dashboard: ${address}/dashboard)\n`,
     );

@@ -1,3 +1,4 @@
+import { kyselyOf } from "@octavo/db/repositories";
 import { corpusPath } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../support/client.js";
@@ -25,7 +26,7 @@ describe("plans: file size, credits and rate limits", () => {
     // 10 MB limit: the answer came well before the 200 MB were sent (socket buffers allow a little more).
     expect(answer.sent).toBeLessThan(40 * 1024 * 1024);
     // Nothing of the refused upload stays in storage.
-    const stored = await stack.runtime.database.db.selectFrom("job_files").select("id").execute();
+    const stored = await kyselyOf(stack.runtime.database).selectFrom("job_files").select("id").execute();
     expect(stored).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { kyselyOf } from "@octavo/db/repositories";
 import { corpusPath, createTempDir, waitFor } from "@octavo/testing";
 import { killProcessTree } from "@octavo/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -393,7 +394,7 @@ describe("a pipeline whose worker dies mid-step", () => {
     expect(job.steps?.map((step) => step.status)).toEqual(["done", "done", "done"]);
     // The second worker started it over, from the first step.
     expect(logLines(second, "job started").map((line) => [line.jobId, line.attempt])).toEqual([[id, 2]]);
-    const charges = await stack.runtime.database.db
+    const charges = await kyselyOf(stack.runtime.database)
       .selectFrom("credit_ledger")
       .select(["amount", "kind"])
       .where("job_id", "=", id)

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { kyselyOf } from "@octavo/db/repositories";
 import { corpusPath } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../support/client.js";
@@ -37,7 +38,7 @@ describe("request conventions: Idempotency-Key and X-Request-Id", () => {
     expect(retry.status).toBe(202);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get("idempotent-replayed")).toBe("true");
-    const jobs = await stack.runtime.database.db
+    const jobs = await kyselyOf(stack.runtime.database)
       .selectFrom("jobs")
       .select("id")
       .where("account_id", "=", accountId)
@@ -69,7 +70,7 @@ describe("request conventions: Idempotency-Key and X-Request-Id", () => {
     const created = answers.filter((answer) => answer.status === 202);
     for (const answer of answers) expect([202, 409]).toContain(answer.status);
     expect(new Set(created.map((answer) => answer.body.id)).size).toBe(1);
-    const jobs = await stack.runtime.database.db
+    const jobs = await kyselyOf(stack.runtime.database)
       .selectFrom("jobs")
       .select("id")
       .where("account_id", "=", accountId)

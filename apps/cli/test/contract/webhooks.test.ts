@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { kyselyOf } from "@octavo/db/repositories";
 import { corpusPath, waitFor } from "@octavo/testing";
 import { runJanitor } from "@octavo/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -138,7 +139,7 @@ describe("webhooks", () => {
     expect((times[3] ?? 0) - (times[0] ?? 0)).toBeLessThan(60_000);
 
     // Every attempt is recorded, and the delivery ends as failed.
-    const { db } = stack.runtime.database;
+    const db = kyselyOf(stack.runtime.database);
     /** The job's delivery, once it has this status. */
     const deliveryOnce = (job: { body: Record<string, unknown> }, status: "failed" | "delivered") =>
       waitFor(`the delivery to be ${status}`, async () => {

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { kyselyOf } from "@octavo/db/repositories";
 import { type CorpusEntry, corpusPath, readManifest, waitFor } from "@octavo/testing";
 import { expect } from "vitest";
 import { Client, type JobBody } from "./client.js";
@@ -91,14 +92,14 @@ export async function startSweep(): Promise<Sweep> {
       );
     },
     async expectNothingLeft() {
-      const unfinished = await stack.runtime.database.db
+      const unfinished = await kyselyOf(stack.runtime.database)
         .selectFrom("jobs")
         .select("id")
         .where("status", "in", ["queued", "active"])
         .execute();
       expect(unfinished).toEqual([]);
       const stored = () =>
-        stack.runtime.database.db
+        kyselyOf(stack.runtime.database)
           .selectFrom("job_files")
           .select("id")
           .where("role", "=", "input")

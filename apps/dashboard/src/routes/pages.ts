@@ -14,14 +14,14 @@ const RECENT_JOBS = 50;
 /** The read-only pages: overview, jobs and plans. */
 export function pageRoutes(ctx: DashboardContext, csrf: CsrfTokens): Router {
   const router = Router();
-  const { db } = ctx.database;
+  const { database } = ctx;
 
   router.get("/", async (req, res) => {
     const { accountId, email, plan } = customerOf(res);
     const now = new Date();
     const [usage, days] = await Promise.all([
-      usageOf(db, accountId, plan, now),
-      creditsChart(db, accountId, plan, now),
+      usageOf(database, accountId, plan, now),
+      creditsChart(database, accountId, plan, now),
     ]);
     sendPage(
       res,
@@ -39,7 +39,7 @@ export function pageRoutes(ctx: DashboardContext, csrf: CsrfTokens): Router {
   router.get("/jobs", async (req, res) => {
     const { accountId, email } = customerOf(res);
     const status = STATUSES.find((candidate) => candidate === req.query.status);
-    const jobs = await recentJobs(db, ctx.downloadLinks, accountId, {
+    const jobs = await recentJobs(database, ctx.downloadLinks, accountId, {
       limit: RECENT_JOBS,
       now: new Date(),
       ...(status ? { status } : {}),

@@ -51,3 +51,8 @@ export async function setAccountPasswordHash(
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** Whether the database holds any account at all. */
+export async function anyAccountExists(db: Db): Promise<boolean> {
+  return (await db.selectFrom("accounts").select("id").limit(1).executeTakeFirst()) !== undefined;
+}

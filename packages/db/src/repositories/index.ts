@@ -1,4 +1,6 @@
 // The SQL of each table, for @octavo/core only: apps go through core's services.
+export { kyselyOf } from "../database.js";
+export * from "./account-locks.repository.js";
 export * from "./accounts.repository.js";
 export * from "./api-keys.repository.js";
 export * from "./dashboard-sessions.repository.js";
