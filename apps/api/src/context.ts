@@ -6,6 +6,7 @@ import type {
   DownloadLinks,
   FileLinkSigner,
   IdempotencyService,
+  JobActions,
   JobService,
   StoredFile,
 } from "@octavo/core";
@@ -43,6 +44,8 @@ export interface ApiContext {
   jobEnded: Pick<JobEndedListener, "wait">;
   accounts: AccountService;
   jobs: JobService;
+  /** A caller's own job: read, canceled, its results deleted. */
+  jobActions: JobActions;
   /** Verifies the API's own signed /v1/files/ links. */
   links: FileLinkSigner;
   /** Makes the links of GET /v1/jobs/{id}: the API's own, or presigned S3 URLs. */

@@ -110,12 +110,20 @@ export class ApiError extends Error {
   readonly code: ApiErrorCode;
   readonly status: number;
   readonly detail: string;
+  /** Sent as the Retry-After header: when a refusal of the service's state may be tried again. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ApiErrorCode, message: string, detail = "") {
+  constructor(
+    code: ApiErrorCode,
+    message: string,
+    detail = "",
+    options: { retryAfterSeconds?: number } = {},
+  ) {
     super(message);
     this.code = code;
     this.status = apiErrors[code].status;
     this.detail = detail;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   /** The response body: `{ error, message, detail }`. */

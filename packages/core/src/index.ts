@@ -10,6 +10,7 @@ export {
   isPlanId,
   normalizeEmail,
 } from "./accounts.js";
+export { refuseOverBacklog, requireOffered, requireWebhooksInPlan } from "./admission.js";
 export {
   BacklogEstimator,
   type BacklogLimits,
@@ -51,6 +52,7 @@ export {
   type IdempotencyOutcome,
   IdempotencyService,
 } from "./idempotency.js";
+export { type JobActionPorts, JobActions } from "./job-actions.js";
 export { followJobEnd, type JobEndPorts } from "./job-end.js";
 export { type EndedJobFacts, endedJobFacts } from "./job-facts.js";
 export { InvalidCursorError, type JobListQuery, type JobPage } from "./job-list.js";

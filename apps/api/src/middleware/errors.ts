@@ -102,6 +102,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.destroy();
       return;
     }
+    if (answer.retryAfterSeconds !== undefined)
+      res.setHeader("Retry-After", String(answer.retryAfterSeconds));
     if (!req.complete && answer.code === "too_large") {
       // A file over the limit: answer now and close the connection instead of reading the rest of a
       // large upload.

@@ -4,7 +4,6 @@ import type { JobRow } from "@octavo/db";
 import { type Request, Router } from "express";
 import type { ApiContext } from "../context.js";
 import { accountIdOf } from "../middleware/authenticate.js";
-import { ownJob } from "./job-actions.js";
 import { parseJobListQuery } from "./job-list-query.js";
 
 const MAX_WAIT_SECONDS = 60;
@@ -51,7 +50,7 @@ export function jobsRouter(ctx: ApiContext): Router {
   });
   router.get("/v1/jobs/:jobId", async (req, res) => {
     const wait = waitSeconds(req);
-    let job = await ownJob(ctx, res, req.params.jobId);
+    let job = await ctx.jobActions.own(accountIdOf(res.locals), req.params.jobId);
     const accountId = job.account_id;
     const load = () => ctx.jobs.findForAccount(job.id, accountId);
     // ?wait=N holds the answer until the job ends (or N seconds pass): one request instead of many polls.

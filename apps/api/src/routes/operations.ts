@@ -43,7 +43,7 @@ async function createJob(ctx: ApiContext, endpoint: JobEndpoint, req: Request, r
     const idempotency = await idempotencyOf(ctx, req, res, endpoint.path, accountId, request);
     if (idempotency === "replayed") return await session.discard();
     claim = idempotency;
-    const admitted = await endpoint.admit({ accountId, plan, request, session, res });
+    const admitted = await endpoint.admit({ accountId, plan, request, session });
     const answer = {
       id: session.jobId,
       status: "queued",

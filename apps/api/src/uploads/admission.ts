@@ -1,6 +1,5 @@
 import {
   ApiError,
-  durationInWords,
   getOperation,
   type JobKind,
   type JobStep,
@@ -11,8 +10,7 @@ import {
   validateOptions,
   validatePipelineSteps,
 } from "@octavo/contracts";
-import type { StoredFile } from "@octavo/core";
-import type { Response } from "express";
+import { refuseOverBacklog, requireOffered, requireWebhooksInPlan, type StoredFile } from "@octavo/core";
 import type { ApiContext } from "../context.js";
 import { checkFileCount, checkFileNames } from "./file-rules.js";
 import type { InputSession } from "./input-session.js";
@@ -35,7 +33,6 @@ export interface Asking {
   plan: PlanId;
   request: OperationRequest;
   session: InputSession;
-  res: Response;
 }
 
 /** What a job needs beyond its options: the queue it waits in, the engines it runs, the file rules. */
@@ -51,41 +48,6 @@ interface JobNeeds {
   pageUrl: string | undefined;
 }
 
-function unavailable(res: Response, message: string, detail: string, retryAfterSeconds: number): ApiError {
-  res.setHeader("Retry-After", String(retryAfterSeconds));
-  return new ApiError("unavailable", message, detail);
-}
-
-/**
- * Back-pressure, told in time: a queue whose waiting jobs would take too long to run refuses everyone
- * (503); an account whose own waiting jobs would, gets 429 for its next ones while others go on.
- */
-async function checkBacklog(
-  ctx: ApiContext,
-  needs: JobNeeds,
-  accountId: string,
-  res: Response,
-): Promise<void> {
-  const backlog = await ctx.backlog.check(accountId, needs.kind);
-  if (backlog.over === false) return;
-  const wait = durationInWords(backlog.retryAfterSeconds);
-  const waiting = durationInWords(Math.ceil(backlog.seconds));
-  if (backlog.over === "queue") {
-    throw unavailable(
-      res,
-      `The ${needs.title} queue is full.`,
-      `The jobs waiting would take about ${waiting} to run; retry in ${wait}.`,
-      backlog.retryAfterSeconds,
-    );
-  }
-  res.setHeader("Retry-After", String(backlog.retryAfterSeconds));
-  throw new ApiError(
-    "rate_limited",
-    `Your ${needs.title} jobs already waiting would take about ${waiting} to run.`,
-    `Send more as they finish: retry in ${wait} (the Retry-After header).`,
-  );
-}
-
 const pageUrlOf = (operation: OperationSpec, options: Record<string, unknown>) =>
   operation.id === "html-to-pdf" && typeof options.url === "string" ? options.url : undefined;
 
@@ -95,30 +57,16 @@ const pageUrlOf = (operation: OperationSpec, options: Record<string, unknown>) =
  * (engines, queue backlog); then the URL inputs are downloaded and every file name checked.
  */
 async function admitInputs(ctx: ApiContext, needs: JobNeeds, asking: Asking): Promise<StoredFile[]> {
-  const { request, res } = asking;
+  const { request } = asking;
   const limits = plans[asking.plan];
   checkFileCount(needs.files, request.inputs.length, needs.pageUrl !== undefined);
   if (request.webhookUrl !== undefined) {
-    if (!limits.webhooks) {
-      throw new ApiError(
-        "webhooks_not_in_plan",
-        "Webhooks are not part of the Free plan.",
-        "Poll GET /v1/jobs/{id}, or upgrade to a paid plan.",
-      );
-    }
+    requireWebhooksInPlan(asking.plan);
     await ctx.outbound.check(request.webhookUrl, "webhook_url");
   }
   if (needs.pageUrl !== undefined) await ctx.outbound.check(needs.pageUrl, "options.url");
-  const missing = needs.offered.filter((kind) => !ctx.availableOperations.has(kind));
-  if (missing.length > 0) {
-    throw unavailable(
-      res,
-      `${needs.title} is not available on this server yet.`,
-      `The engines of ${missing.join(", ")} are not installed; retry later.`,
-      3600,
-    );
-  }
-  await checkBacklog(ctx, needs, asking.accountId, res);
+  requireOffered(needs.title, needs.offered, ctx.availableOperations);
+  await refuseOverBacklog(ctx.backlog, asking.accountId, needs.kind, needs.title);
 
   const inputs: StoredFile[] = await Promise.all(
     request.inputs.map((input) =>

@@ -9,10 +9,10 @@ import {
   type ReadinessCheck,
 } from "@octavo/api";
 import { type JobKind, jobKinds, operationIds, PIPELINE, queueConcurrency } from "@octavo/contracts";
-import { BacklogEstimator } from "@octavo/core";
+import { BacklogEstimator, JobActions } from "@octavo/core";
 import { dashboardRouter } from "@octavo/dashboard";
 import { pingDatabase } from "@octavo/db";
-import { createRedis, JobEndedListener, pingRedis, WEBHOOK_QUEUE } from "@octavo/queue";
+import { createRedis, JobEndedListener, pingRedis, publishJobEnd, WEBHOOK_QUEUE } from "@octavo/queue";
 import {
   installedOperations,
   type QueueName,
@@ -214,6 +214,13 @@ export async function serve(
       availableOperations: new Set(offered),
       rateLimiter: new PlanRateLimiter(runtime.producerConnection, config.queuePrefix),
       backlog: backlogEstimator(runtime),
+      jobActions: new JobActions(runtime.jobs, {
+        metrics: runtime.metrics,
+        logger: runtime.logger,
+        publishEnd: (jobId, deliveryId) => publishJobEnd(runtime.producer, jobId, deliveryId),
+        dequeue: (operation, jobId) => runtime.producer.remove(operation, jobId),
+        deleteObject: (storageKey) => runtime.store.delete(storageKey),
+      }),
       outbound: createOutbound({ allowlist: runtime.allowlist, timeoutMs: config.urlTimeoutSeconds * 1000 }),
       readinessChecks: [...serviceChecks(runtime), consumersCheck(runtime, offered)],
       dashboard: dashboardRouter({
