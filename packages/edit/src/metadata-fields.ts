@@ -1,5 +1,11 @@
-import { instantOf, pdfDateToXmp, xmpDateToPdf } from "./metadata-dates.js";
-import { namespaces, type XmpPacket, type XmpProperty } from "./xmp.js";
+import {
+  instantOf,
+  namespaces,
+  pdfDateToXmp,
+  type XmpPacket,
+  type XmpProperty,
+  xmpDateToPdf,
+} from "@octavo/xmp";
 
 export type TextField = "title" | "author" | "subject" | "keywords" | "creator" | "producer";
 export const textFields: TextField[] = ["title", "author", "subject", "keywords", "creator", "producer"];

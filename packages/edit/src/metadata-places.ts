@@ -1,7 +1,7 @@
 // The two places document metadata lives: the trailer's Info dictionary and the catalog's XMP packet.
 import type { PdfDocument } from "@octavo/engines";
 import type { Mupdf } from "@octavo/mupdf";
-import { instantOf } from "./metadata-dates.js";
+import { instantOf, XmpPacket } from "@octavo/xmp";
 import {
   creationDate,
   type InfoEntries,
@@ -13,7 +13,6 @@ import {
   textFields,
 } from "./metadata-fields.js";
 import { objectAt } from "./pdf-objects.js";
-import { XmpPacket } from "./xmp.js";
 
 /** The Info dictionary's text entries. */
 export function readInfo(doc: PdfDocument): InfoEntries {

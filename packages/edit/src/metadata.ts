@@ -5,8 +5,8 @@ import {
   type EngineResult,
   type PdfDocument,
 } from "@octavo/engines";
+import { bothForms, XmpPacket } from "@octavo/xmp";
 import { editPdf } from "./edit-pdf.js";
-import { bothForms } from "./metadata-dates.js";
 import {
   type CurrentValues,
   currentValues,
@@ -20,7 +20,6 @@ import {
 import { readInfo, readPacket, writeInfo, writePacket } from "./metadata-places.js";
 import { objectAt } from "./pdf-objects.js";
 import { compactingSave } from "./save-checked.js";
-import { XmpPacket } from "./xmp.js";
 
 export interface MetadataOptions {
   title?: string;

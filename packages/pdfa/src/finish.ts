@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { extname } from "node:path";
-import { fixGhostscriptDate } from "./dates.js";
+import { fixGhostscriptDate } from "@octavo/xmp";
 import type { PdfALevel } from "./levels.js";
 import { field, nameOf, type PdfDocument, type PdfObject, stringOf, withPdf } from "./mupdf.js";
 import { fitNumbersToPdfA1 } from "./number-limits.js";

@@ -1,4 +1,4 @@
-import { parsePdfDate, parseXmpDate } from "./dates.js";
+import { namespaces, parsePdfDate, parseXmpDate, XmpPacket } from "@octavo/xmp";
 import { type PdfALevel, partOf } from "./levels.js";
 import {
   field,
@@ -15,7 +15,6 @@ import {
 } from "./mupdf.js";
 import { streamsBeyondPdfA1Limits } from "./number-limits.js";
 import { allowedNamedActions, forbiddenActions, level1Annotations } from "./rules.js";
-import { namespaces, Xmp } from "./xmp.js";
 
 export interface PdfAValidation {
   /** True when no rule below found a problem. */
@@ -137,7 +136,7 @@ export function checkDocument(doc: PdfDocument, level: PdfALevel): string[] {
   return findings.lines();
 }
 
-function checkMetadata(catalog: PdfObject, level: PdfALevel, findings: Findings): Xmp | undefined {
+function checkMetadata(catalog: PdfObject, level: PdfALevel, findings: Findings): XmpPacket | undefined {
   const metadata = field(catalog, "Metadata");
   if (!metadata.isStream()) {
     findings.add("there is no XMP metadata stream in the catalog");
@@ -145,15 +144,15 @@ function checkMetadata(catalog: PdfObject, level: PdfALevel, findings: Findings)
   }
   if (!field(metadata, "Filter").isNull())
     findings.add("the XMP metadata stream is compressed (it has a Filter)");
-  let xmp: Xmp;
+  let xmp: XmpPacket;
   try {
-    xmp = Xmp.parse(streamBytes(metadata).toString("utf8"));
+    xmp = XmpPacket.parse(streamBytes(metadata).toString("utf8"));
   } catch (error) {
     findings.add("the XMP metadata cannot be read", error instanceof Error ? error.message : String(error));
     return undefined;
   }
-  const part = xmp.property(namespaces.pdfaid, "part")?.trim();
-  const conformance = xmp.property(namespaces.pdfaid, "conformance")?.trim();
+  const part = xmp.get({ namespace: namespaces.pdfaid, name: "part" })?.trim();
+  const conformance = xmp.get({ namespace: namespaces.pdfaid, name: "conformance" })?.trim();
   if (part !== partOf(level)) {
     findings.add(`the XMP metadata does not claim PDF/A-${level} (pdfaid:part is ${part ?? "missing"})`);
   }
@@ -179,12 +178,12 @@ const infoDates = [
   { info: "ModDate", property: "ModifyDate" },
 ] as const;
 
-function checkInfo(info: PdfObject, xmp: Xmp | undefined, findings: Findings): void {
+function checkInfo(info: PdfObject, xmp: XmpPacket | undefined, findings: Findings): void {
   if (!info.isDictionary() || xmp === undefined) return;
   for (const entry of infoToXmp) {
     const value = stringOf(field(info, entry.info));
     if (value === undefined || value === "") continue;
-    const inXmp = xmp.property(entry.namespace, entry.property);
+    const inXmp = xmp.get({ namespace: entry.namespace, name: entry.property });
     if (inXmp !== value) findings.add("Info entries that do not match the XMP metadata", entry.info);
   }
   for (const entry of infoDates) {
@@ -195,7 +194,7 @@ function checkInfo(info: PdfObject, xmp: Xmp | undefined, findings: Findings): v
       findings.add("Info dates that PDF/A validators cannot read", `${entry.info} ${value}`);
       continue;
     }
-    const inXmp = xmp.property(namespaces.xmp, entry.property);
+    const inXmp = xmp.get({ namespace: namespaces.xmp, name: entry.property });
     const xmpDate = inXmp === undefined ? undefined : parseXmpDate(inXmp);
     if (xmpDate === undefined || xmpDate.epochMs !== date.epochMs) {
       findings.add("Info entries that do not match the XMP metadata", entry.info);

@@ -71,7 +71,7 @@ export class XmpPacket {
    * The property's value: the x-default item of an alternative (else its first), the items of a list
    * joined by ", ", or the text. Undefined when the packet does not have it.
    */
-  get(property: XmpProperty): string | undefined {
+  get(property: Pick<XmpProperty, "namespace" | "name">): string | undefined {
     for (const description of this.descriptions()) {
       const attribute = description.getAttributeNodeNS(property.namespace, property.name);
       if (attribute !== null) return attribute.value;

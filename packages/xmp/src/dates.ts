@@ -1,5 +1,11 @@
-/** One moment as both places write it: "D:20260102030405+01'00'" (Info) and "2026-01-02T03:04:05+01:00" (XMP). */
-interface DateParts {
+/*
+ * PDF dates ("D:20260102030405+01'00'", the Info dictionary) and XMP dates
+ * ("2026-01-02T03:04:05+01:00"): one parser for both, as metadata editing writes them and PDF/A
+ * validation compares them.
+ */
+
+/** One moment as written: its fields, each given or defaulted, and its time zone. */
+export interface DateParts {
   year: string;
   month: string;
   day: string;
@@ -10,7 +16,18 @@ interface DateParts {
   zone: string;
 }
 
+/** A moment as PDF/A validators read it: the instant, and whether a time zone was given. */
+export interface ParsedDate {
+  epochMs: number;
+  zoned: boolean;
+}
+
+// Readers take what writers produce, Ghostscript's "Z00'00'" and an unterminated "+01'00" included.
 const pdfDate = /^D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:(Z)|([+-])(\d{2})'?(\d{2})?'?)?/;
+// PDF/A validators take only the PDF 1.7 grammar, ending at Z or at +HH'mm': Ghostscript 10.0's
+// "Z00'00'" fails PDFBox Preflight's 7.2 check.
+const strictPdfDate =
+  /^D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:(Z)|([+-])(\d{2})(?:'(\d{2})'?)?)?$/;
 const xmpDate =
   /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:(Z)|([+-])(\d{2}):(\d{2}))?)?)?)?$/;
 
@@ -31,10 +48,8 @@ function partsFrom(match: RegExpExecArray | null): DateParts | undefined {
   };
 }
 
-/** The instant of an Info or XMP date (local dates without a zone read as UTC), or undefined. */
-export function instantOf(text: string): number | undefined {
-  const parts = partsFrom(pdfDate.exec(text.trim())) ?? partsFrom(xmpDate.exec(text.trim()));
-  if (parts === undefined) return undefined;
+/** The instant of a moment; a local time without a zone reads as UTC. */
+function epochOf(parts: DateParts): number {
   const local = Date.UTC(
     Number(parts.year),
     Number(parts.month) - 1,
@@ -47,6 +62,25 @@ export function instantOf(text: string): number | undefined {
   if (zone === null) return local;
   const offsetMinutes = (zone[1] === "-" ? -1 : 1) * (Number(zone[2]) * 60 + Number(zone[3]));
   return local - offsetMinutes * 60_000;
+}
+
+const parsed = (parts: DateParts | undefined): ParsedDate | undefined =>
+  parts === undefined ? undefined : { epochMs: epochOf(parts), zoned: parts.zone !== "" };
+
+/** A PDF date in the grammar PDF/A validators accept, or undefined. */
+export function parsePdfDate(text: string): ParsedDate | undefined {
+  return parsed(partsFrom(strictPdfDate.exec(text)));
+}
+
+/** An XMP date (the ISO 8601 subset of the XMP specification), or undefined. */
+export function parseXmpDate(text: string): ParsedDate | undefined {
+  return parsed(partsFrom(xmpDate.exec(text.trim())));
+}
+
+/** The instant of an Info or XMP date as writers produce them, or undefined. */
+export function instantOf(text: string): number | undefined {
+  const parts = partsFrom(pdfDate.exec(text.trim())) ?? partsFrom(xmpDate.exec(text.trim()));
+  return parts === undefined ? undefined : epochOf(parts);
 }
 
 /** An Info date ("D:…") written as an XMP date, keeping its time zone; undefined when unreadable. */
@@ -71,4 +105,9 @@ export function bothForms(moment: Date): { pdf: string; xmp: string } {
     pdf: `D:${date.replaceAll("-", "")}${time.replaceAll(":", "")}+00'00'`,
     xmp: `${date}T${time}Z`,
   };
+}
+
+/** Ghostscript's "D:20260101120000Z00'00'" rewritten as "D:20260101120000+00'00'" (same length). */
+export function fixGhostscriptDate(text: string): string {
+  return text.replace(/^(D:\d{14})Z00'00'$/, "$1+00'00'");
 }
