@@ -33,11 +33,11 @@ describe("the fleet test (infra/fleet)", () => {
     for (const [service, target] of Object.entries(standIns))
       expect(fleet[service]?.image, service).toBe(`octavo-fleet-${target}:local`);
     // What the test changes: webhooks may reach its receiver (a private address, so allowlisted), and a
-    // stopped worker-pdf hands its job back after 2 s instead of waiting out the 25 s drain.
+    // stopped worker-pdf hands its job back at once instead of waiting out the 25 s drain.
     const changed: Record<string, Record<string, string>> = {
       api: { OCTAVO_URL_ALLOWLIST: "webhook-receiver:8099" },
       "worker-webhooks": { OCTAVO_URL_ALLOWLIST: "webhook-receiver:8099" },
-      "worker-pdf": { OCTAVO_SHUTDOWN_GRACE_SECONDS: "2" },
+      "worker-pdf": { OCTAVO_SHUTDOWN_GRACE_SECONDS: "0" },
     };
     for (const service of ["migrate", ...roles]) {
       const { environment: ours = {}, ...rest } = fleet[service] ?? {};
