@@ -1,16 +1,12 @@
-import type { TObject } from "@sinclair/typebox";
-import { type CatalogueEntry, catalogue, type FileRule } from "./catalogue.js";
+import { type CatalogueEntry, catalogue } from "./catalogue.js";
 import { type OperationId, operationIds } from "./operation-ids.js";
 
 export type { FileRule } from "./catalogue.js";
 
 /** A catalogue entry with its id: what the API, the document and the SDK read of an operation. */
-export interface OperationSpec extends Omit<CatalogueEntry, "files" | "options"> {
+export interface OperationSpec extends CatalogueEntry {
   /** Also the name of the operation's queue. */
   readonly id: OperationId;
-  readonly files: FileRule;
-  /** TypeBox schema of the options object. */
-  readonly options: TObject;
 }
 
 /** Every operation, in the catalogue's order. */
