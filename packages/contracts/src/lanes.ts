@@ -3,7 +3,10 @@ import { type JobKind, PIPELINE } from "./operation-ids.js";
 
 export type { Lane } from "./catalogue.js";
 
-/** Each job kind's lane, from the catalogue. A pipeline is heavy: its steps may be, and together they take longer than any light job. */
+/**
+ * Each job kind's lane, from the catalogue. A pipeline is heavy: its steps may be, and together they
+ * take longer than any light job.
+ */
 export function laneOf(kind: JobKind): Lane {
   return kind === PIPELINE ? "heavy" : catalogue[kind].lane;
 }
