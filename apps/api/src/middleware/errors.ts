@@ -1,5 +1,5 @@
 import type { Logger } from "@octavo/config";
-import { ApiError, serviceLimits } from "@octavo/contracts";
+import { ApiError, bytesPerMB, serviceLimits } from "@octavo/contracts";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 
 /** Unknown routes: the spec's error body, like every other non-2xx answer. */
@@ -28,7 +28,7 @@ function fromHttpError(error: unknown): ApiError | undefined {
     return new ApiError(
       "too_large",
       "The request body is too large.",
-      `JSON bodies are limited to ${serviceLimits.maxFieldBytes / (1024 * 1024)} MB; upload files with multipart/form-data.`,
+      `JSON bodies are limited to ${serviceLimits.maxFieldBytes / bytesPerMB} MB; upload files with multipart/form-data.`,
     );
   }
   if (type === "encoding.unsupported" || type === "charset.unsupported") {

@@ -1,4 +1,4 @@
-import { ApiError, nestedDeeperThan, serviceLimits } from "@octavo/contracts";
+import { ApiError, bytesPerMB, nestedDeeperThan, serviceLimits } from "@octavo/contracts";
 import type { StoredFile } from "@octavo/core";
 import type { Request, Response } from "express";
 import multer from "multer";
@@ -37,7 +37,7 @@ function fieldList(value: unknown): string[] {
   return Array.isArray(value) ? value.map(String) : [String(value)];
 }
 
-const megabytes = (bytes: number) => Math.round(bytes / (1024 * 1024));
+const megabytes = (bytes: number) => Math.round(bytes / bytesPerMB);
 
 export function tooLarge(name: string, maxFileBytes: number): ApiError {
   const mb = megabytes(maxFileBytes);

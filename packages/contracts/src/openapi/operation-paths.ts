@@ -2,6 +2,7 @@ import { serviceLimits } from "../limits.js";
 import type { OperationId } from "../operation-ids.js";
 import { type OperationSpec, operations } from "../operations.js";
 import { MAX_PIPELINE_STEPS, PIPELINE_PATH } from "../pipelines.js";
+import { bytesPerMB } from "../plans.js";
 import { responseRef } from "./error-responses.js";
 
 /** The components.schemas name of an operation's options: operations without options share one. */
@@ -42,6 +43,9 @@ function describeOperation(spec: OperationSpec): string {
 
 const uri = { type: "string", format: "uri" };
 
+/** How large and how deep a form's options or steps may be (serviceLimits). */
+const settingsLimits = `(at most ${serviceLimits.maxFieldBytes / bytesPerMB} MB and ${serviceLimits.maxSettingsDepth} levels deep)`;
+
 /** The field besides the inputs: an operation's `options`, or a pipeline's `steps`. */
 interface BodyField {
   name: "options" | "steps";
@@ -54,7 +58,7 @@ function operationOptionsField(spec: OperationSpec): BodyField {
   return {
     name: "options",
     schema: { $ref: `#/components/schemas/${optionsComponentName(spec)}` },
-    formDescription: `A JSON object holding the options of the operation (at most ${serviceLimits.maxFieldBytes / (1024 * 1024)} MB and ${serviceLimits.maxSettingsDepth} levels deep).`,
+    formDescription: `A JSON object holding the options of the operation ${settingsLimits}.`,
   };
 }
 
@@ -225,7 +229,7 @@ export function operationPaths(): Record<string, unknown> {
     field: {
       name: "steps",
       schema: { type: "array", minItems: 1, maxItems: MAX_PIPELINE_STEPS, items: stepSchema() },
-      formDescription: `A JSON array of the steps (at most ${serviceLimits.maxFieldBytes / (1024 * 1024)} MB and ${serviceLimits.maxSettingsDepth} levels deep).`,
+      formDescription: `A JSON array of the steps ${settingsLimits}.`,
     },
   });
   return {
