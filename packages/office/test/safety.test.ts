@@ -120,7 +120,10 @@ describe("no macro ever runs", () => {
       ],
       { timeoutMs: 60_000, memoryBytes: null, signal: stop.signal },
     );
-    for (let waited = 0; waited < 60_000 && !(await exists(marker)); waited += 250) {
+    // The macro creates the marker, then writes it: wait for the text, or a stop in between leaves it empty.
+    const written = async () =>
+      (await exists(marker)) && (await readFile(marker, "utf8")).includes("the macro ran");
+    for (let waited = 0; waited < 60_000 && !(await written()); waited += 250) {
       await delay(250); // polling the marker file, within the loop's deadline
     }
     stop.abort();
