@@ -1,10 +1,22 @@
 import { copyFile, mkdir, mkdtemp, stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { displayName, JobFailure, openSource, pdfNameLike, runOperation } from "@octavo/engines";
+import {
+  type Assessment,
+  displayName,
+  JobFailure,
+  openSource,
+  pdfNameLike,
+  RepairCascade,
+  type Rewrite,
+  rewriteWithMupdf,
+  rewriteWithQpdf,
+  runOperation,
+  tailDetailOf,
+} from "@octavo/engines";
 import { hasColour, lossOf, type PdfFacts, readFacts } from "./facts.js";
 import { rewriteWithGhostscript } from "./ghostscript.js";
 import { ImageCache, type ImagePassStats, recompressImages } from "./images.js";
-import { losslessPass, saveWithMupdf } from "./lossless.js";
+import { losslessPass } from "./lossless.js";
 import {
   describeSetting,
   type ImageSetting,
@@ -318,10 +330,11 @@ async function qpdfCheck(path: string, signal: AbortSignal | undefined): Promise
 }
 
 /**
- * A sound copy of a source that fails `qpdf --check`: qpdf's rewrite (keeps everything, fixes broken
+ * A sound copy of a source that fails `qpdf --check`, from repair's cascade (which also checks that MuPDF,
+ * qpdf and poppler agree and that no bookmark loops): qpdf's rewrite (keeps everything, fixes broken
  * cross-references and object streams), then MuPDF with content streams sanitized (drops undecodable data and
- * out-of-range numbers), then Ghostscript (a new page tree: breaks page-tree loops). The first whose result
- * passes `qpdf --check` with the same page count and keeps what the source has wins.
+ * out-of-range numbers), then Ghostscript (a new page tree: breaks page-tree loops). Unlike repair, compress
+ * takes only a copy with every page and everything else the source has, and stops at the first.
  */
 async function repairSource(
   source: string,
@@ -329,30 +342,33 @@ async function repairSource(
   scratchDir: string,
   signal: AbortSignal | undefined,
 ): Promise<{ path: string; engine: string } | undefined> {
-  const attempts: { engine: string; make: (output: string) => Promise<boolean> }[] = [
-    { engine: "qpdf", make: async (output) => (await qpdf(["--", source, output], signal)).ok },
-    { engine: "MuPDF (sanitized)", make: (output) => saveWithMupdf(source, output, { sanitize: true }) },
-    {
-      engine: "Ghostscript",
-      make: async (output) =>
-        (
-          await rewriteWithGhostscript(source, output, {
-            gray: false,
-            legacy: false,
-            signal,
-            timeoutMs: ghostscriptLimitMs(facts.pages),
-          })
-        ).ok,
-    },
+  const cascade = new RepairCascade(scratchDir, signal);
+  const keepsEverything = async (assessment: Assessment, path: string) =>
+    assessment.pages === facts.pages && (await examine(path, facts, false, signal)).problem === undefined;
+  const attempts: [engine: string, make: (output: string) => Promise<Rewrite>][] = [
+    ["qpdf", (output) => rewriteWithQpdf(source, output, { rebuildPageTree: false, signal })],
+    ["MuPDF (sanitized)", (output) => rewriteWithMupdf(source, output, { sanitize: true })],
+    [
+      "Ghostscript",
+      async (output) => {
+        const timeoutMs = ghostscriptLimitMs(facts.pages);
+        const outcome = await rewriteWithGhostscript(source, output, {
+          gray: false,
+          legacy: false,
+          signal,
+          timeoutMs,
+        });
+        return outcome.ok
+          ? { ok: true, messages: [] }
+          : { ok: false, messages: [], detail: tailDetailOf(outcome.stderr) };
+      },
+    ],
   ];
-  for (const [index, attempt] of attempts.entries()) {
+  for (const [engine, make] of attempts) {
     signal?.throwIfAborted();
-    const output = join(scratchDir, `repaired-${index}.pdf`);
-    if (!(await attempt.make(output))) continue;
-    const structure = await qpdfCheck(output, signal);
-    if (!structure.sound || structure.pages !== facts.pages) continue;
-    if ((await examine(output, facts, false, signal)).problem !== undefined) continue;
-    return { path: output, engine: attempt.engine };
+    await cascade.attempt(engine, make, keepsEverything);
+    const best = cascade.best();
+    if (best !== undefined) return { path: best.path, engine: best.engine };
   }
   return undefined;
 }

@@ -61,22 +61,13 @@ async function qpdfRoute(
 /**
  * MuPDF rewrite of a freshly opened file: objects deduplicated, unused ones dropped, uncompressed streams
  * compressed, object streams. Never on a document edited in the same session: MuPDF 1.28's garbage
- * collection turned edited image streams into plain dictionaries (see images.ts). `sanitize` also rewrites
- * every content stream (compress.ts uses it to repair a file that fails `qpdf --check`).
+ * collection turned edited image streams into plain dictionaries (see images.ts).
  */
-export async function saveWithMupdf(
-  input: string,
-  output: string,
-  options: { sanitize: boolean } = { sanitize: false },
-): Promise<boolean> {
+export async function saveWithMupdf(input: string, output: string): Promise<boolean> {
   let doc: Awaited<ReturnType<typeof openPdfBytes>> | undefined;
   try {
     doc = await openPdfBytes(await readFile(input));
-    const buffer = doc.saveToBuffer(
-      options.sanitize
-        ? "garbage=deduplicate,compress,objstms,sanitize"
-        : "garbage=deduplicate,compress,objstms",
-    );
+    const buffer = doc.saveToBuffer("garbage=deduplicate,compress,objstms");
     try {
       // Copied out of the WASM heap, which another MuPDF call may grow (and so detach) meanwhile.
       await writeFile(output, Buffer.from(buffer.asUint8Array()));

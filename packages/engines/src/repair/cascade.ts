@@ -14,6 +14,9 @@ export interface Candidate {
 
 type Maker = (output: string) => Promise<Rewrite>;
 
+/** A caller's own test of a candidate that passed the shared checks (compress also wants every page and font kept). */
+export type Acceptance = (assessment: Assessment, path: string) => boolean | Promise<boolean>;
+
 /**
  * Collects repaired candidates from engine after engine. A candidate that fails `qpdf --check` or keeps a
  * bookmark loop is put through MuPDF once more (content streams rewritten, loops cut) before judging it.
@@ -29,11 +32,7 @@ export class RepairCascade {
     this.#signal = signal;
   }
 
-  async attempt(
-    engine: string,
-    make: Maker,
-    accept: (assessment: Assessment) => boolean = () => true,
-  ): Promise<void> {
+  async attempt(engine: string, make: Maker, accept: Acceptance = () => true): Promise<void> {
     const path = join(this.#scratchDir, `candidate-${this.candidates.length + this.failures.length + 1}.pdf`);
     const made = await make(path);
     if (!made.ok) {
@@ -75,14 +74,9 @@ export class RepairCascade {
     return full.find((candidate) => candidate.assessment.textChars >= text * 0.9);
   }
 
-  async #judge(
-    engine: string,
-    path: string,
-    messages: string[],
-    accept: (assessment: Assessment) => boolean,
-  ): Promise<Candidate> {
+  async #judge(engine: string, path: string, messages: string[], accept: Acceptance): Promise<Candidate> {
     const assessment = await assess(path, this.#signal);
-    const valid = assessment.problem === undefined && accept(assessment);
+    const valid = assessment.problem === undefined && (await accept(assessment, path));
     return { engine, path, assessment, messages, valid };
   }
 }
