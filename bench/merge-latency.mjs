@@ -44,7 +44,7 @@ for (let i = 0; i <= runs; i += 1) {
   const dir = join(work, `direct-${i}`);
   mkdirSync(dir);
   const started = performance.now();
-  await merge(inputs, { workDir: dir });
+  await merge(inputs, {}, { workDir: dir });
   if (i > 0) direct.push(performance.now() - started); // run 0 warms up module load
 }
 
@@ -66,7 +66,7 @@ for (let i = 0; i < runs; i += 1) {
 // 2b. The engine in a fresh Node process each time: what the per-job sandbox costs by itself.
 const fresh = [];
 const freshScript = `const { merge } = await import(${JSON.stringify(join(root, "packages", "engines", "dist", "index.js"))});
-await merge(JSON.parse(process.argv[1]), { workDir: process.argv[2] });`;
+await merge(JSON.parse(process.argv[1]), {}, { workDir: process.argv[2] });`;
 for (let i = 0; i < runs; i += 1) {
   const dir = join(work, `fresh-${i}`);
   mkdirSync(dir);

@@ -176,7 +176,7 @@ async function speed() {
   let expectedBookmarks = 0;
   for (const path of mergeFiles) expectedBookmarks += (await mupdfView(path)).bookmarks;
   const octavoMerge = await timed(
-    async () => (await engines.merge(mergeFiles.map(input), { workDir: await fresh() })).outputs[0].path,
+    async () => (await engines.merge(mergeFiles.map(input), {}, { workDir: await fresh() })).outputs[0].path,
   );
   add(
     "merge 3 files, 334 p",
@@ -299,7 +299,7 @@ async function speed() {
 
   // repair the damaged 429-page file
   const octavoRepair = await timed(
-    async () => (await engines.repair(input(damagedBig), { workDir: await fresh() })).outputs[0].path,
+    async () => (await engines.repair(input(damagedBig), {}, { workDir: await fresh() })).outputs[0].path,
   );
   add(
     "repair 429 p (damaged)",
@@ -391,7 +391,7 @@ async function robustness() {
       const ctx = { workDir: dir };
       const result = relative.startsWith("encrypted/")
         ? await engines.unlock(input(corpus(relative)), { password: password ?? "" }, ctx)
-        : await engines.repair(input(corpus(relative)), ctx);
+        : await engines.repair(input(corpus(relative)), {}, ctx);
       return { path: result.outputs[0].path, engine: result.engine };
     },
     "pdf-lib": async (relative, _password, dir) => ({

@@ -26,11 +26,11 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { jobOf, sample } from "./operation-jobs.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 // The operation catalogue, as the images run it (npm run setup builds it).
 const { operations, queuesOfClass } = await import(join(ROOT, "packages/contracts/dist/index.js"));
-const CORPUS = join(ROOT, "..", "shared", "corpus");
 const PROJECT = "octavo-fleet-test";
 const BASE_IMAGE = process.env.FLEET_BASE_IMAGE ?? "octavo-base:bookworm";
 const HTTP_PORT = Number(process.env.FLEET_HTTP_PORT ?? 18000);
@@ -304,46 +304,17 @@ async function checkOutputs(job) {
   return sizes;
 }
 
-const sample = join(ROOT, "examples", "sample-a.pdf");
-const corpus = (path) => join(CORPUS, path);
-const WEBHOOK_URL = "http://webhook-receiver:8099/hook";
-/** One job of each operation of the catalogue: its inputs, options and other form fields. */
-const operationJobs = {
-  merge: [[sample, join(ROOT, "examples", "sample-b.pdf")], undefined, { webhook_url: WEBHOOK_URL }],
-  split: [[corpus("general/samplefiles_GeoTopo-komprimiert.pdf")], { ranges: "1-2,3" }],
-  rotate: [[sample], { angle: 90 }],
-  compress: [[corpus("general/samplefiles_GeoTopo-komprimiert.pdf")]],
-  repair: [[corpus("broken/govdocs_error_set_2_020747.pdf")]],
-  ocr: [[corpus("scanned/tesseract_phototest.pdf")], { languages: ["eng"] }],
-  protect: [[sample], { userPassword: "fleet-secret" }],
-  unlock: [[corpus("encrypted/qpdf_enc-R3_V2_U-view_O-master.pdf")], { password: "view" }],
-  "word-to-pdf": [[corpus("office/docling_docx_rich_tables_01.docx")]],
-  "powerpoint-to-pdf": [[corpus("office/pypptx_cht-chart-type.pptx")]],
-  "excel-to-pdf": [[corpus("office/docling_xlsx_01.xlsx")]],
-  "html-to-pdf": [[corpus("html/gotenberg_wide-table.html")]],
-  "pdf-to-word": [[sample]],
-  "pdf-to-powerpoint": [[sample]],
-  "pdf-to-excel": [[corpus("tables/icdar2013_us-001.pdf")]],
-  "pdf-to-pdfa": [[sample], { level: "2" }],
-  "pdf-to-image": [[sample], { format: "png", pages: "1" }],
-  "image-to-pdf": [[join(ROOT, "packages/images/test/fixtures/images/datagov-rgb.jpg")]],
-  watermark: [[sample], { text: "FLEET" }],
-  "page-numbers": [[sample]],
-  flatten: [[corpus("general/samplefiles_pdflatex-forms.pdf")]],
-  metadata: [[sample], { title: "Fleet" }],
-};
-
-/** Every operation of the catalogue (a new one without a job here stops the run), and one pipeline. */
+/** Every operation of the catalogue (one without a job stops the run), and one pipeline. */
 function everyOperation() {
-  const missing = operations.filter((spec) => !(spec.id in operationJobs)).map((spec) => spec.id);
+  const missing = operations.filter((spec) => jobOf(spec) === undefined).map((spec) => spec.id);
   check(
     missing.length === 0,
     missing.length === 0
-      ? `test-fleet.mjs has a job for each of the catalogue's ${operations.length} operations`
-      : `test-fleet.mjs has no job for ${missing.join(", ")}: add one to operationJobs`,
+      ? `the fleet has a job for each of the catalogue's ${operations.length} operations`
+      : `the fleet has no job for ${missing.join(", ")}: add one to operationJobs (infra/fleet/operation-jobs.mjs)`,
   );
   return [
-    ...operations.map((spec) => [spec.path, ...operationJobs[spec.id]]),
+    ...operations.map((spec) => [spec.path, ...jobOf(spec)]),
     // Several operations as one job, run by worker-pipeline.
     [
       "/v1/pipeline",

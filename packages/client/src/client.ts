@@ -197,53 +197,78 @@ export class Octavo {
   }
 
   // One method per operation, named after it. Each submits a job and answers with its id at once.
-
-  /** Merge PDF: combines 2–20 PDFs into one, in the order given. */
+  // <generated: scripts/generate.mjs writes this part from the catalogue of the OpenAPI document>
+  /** Merge PDF: combines the inputs into one PDF in the order sent. */
   readonly merge = this.operation("merge");
-  /** Split PDF: one output per page, or per range of `ranges`. */
+  /** Split PDF: one output file per page, or per range when ranges is given. */
   readonly split = this.operation("split");
-  /** Rotate PDF: clockwise by `angle`, all pages or `pages`. */
+  /** Rotate PDF: rotates clockwise, all pages or the listed pages. */
   readonly rotate = this.operation("rotate");
   /** Compress PDF: downsamples images and removes redundant data. */
   readonly compress = this.operation("compress");
   /** Repair PDF: rebuilds a damaged or partly corrupted PDF. */
   readonly repair = this.operation("repair");
-  /** OCR PDF: adds a searchable text layer to scanned pages. */
+  /** OCR PDF: adds a searchable text layer to scanned PDFs. */
   readonly ocr = this.operation("ocr");
-  /** Protect PDF: encrypts with AES-256 (`userPassword` required) and sets permissions. */
+  /** Protect PDF: encrypts with AES-256 and sets permissions. */
   readonly protect = this.operation("protect");
-  /** Unlock PDF: removes the password and restrictions, given the `password`. */
+  /** Unlock PDF: removes the password and restrictions from a PDF whose password is known. */
   readonly unlock = this.operation("unlock");
-  /** Watermark PDF: draws text over the pages. */
+  /**
+   * Watermark PDF: draws text over each page (or the listed pages) with the given opacity, upright on rotated
+   * pages; the text is real text and the content underneath is untouched.
+   */
   readonly watermark = this.operation("watermark");
-  /** Page numbers: stamps a number on each page. */
+  /**
+   * Add page numbers: writes page numbers as text inside each page's visible area, upright on rotated pages;
+   * {n} counts from start over the numbered pages and {total} is how many they are.
+   */
   readonly pageNumbers = this.operation("page-numbers");
-  /** Flatten PDF: bakes form fields and annotations into the page content. */
+  /**
+   * Flatten PDF: turns form fields with their values and annotations into page content, so they can no longer
+   * be edited; what was visible stays where it was.
+   */
   readonly flatten = this.operation("flatten");
-  /** Metadata: sets or removes the document's title, author, subject and keywords. */
+  /**
+   * Edit metadata: sets title, author, subject, creator and keywords in both the Info dictionary and the XMP
+   * packet, or removes all document metadata first; PDF/A files stay PDF/A where the change allows.
+   */
   readonly metadata = this.operation("metadata");
 
   /** Conversions to and from PDF. */
   readonly convert = {
-    /** Word to PDF: .doc .docx .odt .rtf .txt, one PDF per input. */
+    /** Word to PDF: converts word-processing documents; one PDF output per input file. */
     wordToPdf: this.operation("word-to-pdf"),
-    /** PowerPoint to PDF: .ppt .pptx .odp .pps .ppsx, one PDF per input. */
+    /** PowerPoint to PDF: converts presentations; one PDF output per input file. */
     powerpointToPdf: this.operation("powerpoint-to-pdf"),
-    /** Excel to PDF: .xls .xlsx .ods .csv, one PDF per input. */
+    /** Excel to PDF: converts spreadsheets; one PDF output per input file. */
     excelToPdf: this.operation("excel-to-pdf"),
-    /** HTML to PDF: an uploaded .html file, or `[]` with `options.url` for a public page. */
+    /** HTML / URL to PDF: renders a public page or an uploaded HTML file with a browser engine. */
     htmlToPdf: this.operation("html-to-pdf"),
-    /** PDF to Word: an editable DOCX. */
+    /**
+     * PDF to Word: converts to an editable DOCX: flowing paragraphs with their fonts, headings, pictures and
+     * Word tables, multi-column pages in reading order.
+     */
     pdfToWord: this.operation("pdf-to-word"),
-    /** PDF to PowerPoint: a PPTX with one slide per page. */
+    /**
+     * PDF to PowerPoint: converts to a PPTX with one slide per page, each the size of its page: the page's
+     * graphics as the slide's background and its text as editable text boxes at their positions.
+     */
     pdfToPowerpoint: this.operation("pdf-to-powerpoint"),
-    /** PDF to Excel: an XLSX workbook of the tables (or pages). */
+    /** PDF to Excel: converts to an XLSX workbook. */
     pdfToExcel: this.operation("pdf-to-excel"),
-    /** PDF to PDF/A: archival conversion (`level` 1, 2 or 3). */
+    /** PDF to PDF/A: archival conversion to PDF/A. */
     pdfToPdfa: this.operation("pdf-to-pdfa"),
-    /** PDF to Image: one PNG, JPEG or WebP per page. */
+    /**
+     * PDF to Image: one PNG, JPEG or WebP image per page (or per listed page), named <name>-p<page>.<ext>,
+     * each the page's visible size × dpi / 72 pixels with its rotation applied.
+     */
     pdfToImage: this.operation("pdf-to-image"),
-    /** Image to PDF: one PDF with a page per image, in order. */
+    /**
+     * Image to PDF: one PDF with a page per image in the order sent (every frame of a multi-page TIFF, the
+     * first of an animated GIF).
+     */
     imageToPdf: this.operation("image-to-pdf"),
   };
+  // </generated>
 }

@@ -36,6 +36,17 @@ export type Lane = "light" | "heavy";
 /** The warm engines a worker keeps for the operations it does not run in a sandbox process. */
 export type ResidentEngine = "libreoffice" | "chromium";
 
+/**
+ * Where a sandboxed operation's engine is: a package the sandbox imports on its first job of the
+ * operation (a light sandbox never loads the heavy packages, and keeps a small heap), and the function
+ * it exports, called with (input, options, context), or (inputs, options, context) when the operation
+ * takes more than one file.
+ */
+export interface EngineExport {
+  readonly module: string;
+  readonly export: string;
+}
+
 export type RunnerSpec =
   /**
    * A sandbox process: no credentials, a capped heap, native tools in processes of their own under
@@ -46,7 +57,7 @@ export type RunnerSpec =
    * Office writers, PDF/A checks), or that decode images in native code inside the process (sharp);
    * garbage no job boundary can wipe, so each of their jobs gets a fresh process, and an end.
    */
-  | { readonly runner: "sandbox"; readonly reuse: boolean }
+  | { readonly runner: "sandbox"; readonly reuse: boolean; readonly engine: EngineExport }
   /** Warm LibreOffice or Chromium, whose own processes parse the file under their own limits. */
   | { readonly runner: "resident"; readonly engine: ResidentEngine };
 
@@ -56,6 +67,17 @@ export type RunnerSpec =
  * layout analysis and sharp; office: LibreOffice and Chromium.
  */
 export type OperationClass = "pdf" | "heavy" | "office";
+
+/** What an operation yields: what a pipeline's next step receives. */
+export interface OperationOutput {
+  /** Lower-case with the dot, as in FileRule.extensions; the default when options choose it. */
+  readonly extension: string;
+  /**
+   * one: a single file whatever it received; per-input: one file per file received (a one-file
+   * operation runs once per file in a pipeline); several: a number known only once it has run.
+   */
+  readonly count: "one" | "per-input" | "several";
+}
 
 export interface CatalogueEntry {
   /** The POST path, e.g. "/v1/merge" or "/v1/convert/word-to-pdf". */
@@ -68,9 +90,17 @@ export interface CatalogueEntry {
   readonly files: FileRule;
   /** TypeBox schema of the options object. */
   readonly options: TObject;
+  readonly output: OperationOutput;
   readonly lane: Lane;
   readonly runner: RunnerSpec;
   readonly workerClass: OperationClass;
+  /**
+   * The programs the operation starts, besides node and the packages in node_modules (MuPDF.js, sharp,
+   * the Office writers): which operations a machine runs (the API's offer and `octavo worker`'s queues)
+   * and what `octavo doctor` requires. A program that only improves a result is not listed: PDF to
+   * Office OCRs scanned pages when ocrmypdf is there and converts them with a warning when it is not.
+   */
+  readonly programs: readonly string[];
   /**
    * Jobs of this operation a worker of its class runs at once, where fewer than its lane's slots: OCR
    * runs a page per core, so two OCR jobs on one worker would fight over the same cores.
@@ -82,10 +112,28 @@ const pdf = [".pdf"] as const;
 const onePdf: FileRule = { min: 1, max: 1, extensions: pdf };
 const upToTen = (extensions: readonly string[]): FileRule => ({ min: 1, max: 10, extensions });
 
-/** Structural edits: the document is decoded only inside MuPDF's memory and tools that exit. */
-const reusedSandbox = { runner: "sandbox", reuse: true } as const;
-/** JavaScript holds the document's text or pixels, or sharp decodes images in-process. */
-const freshSandbox = { runner: "sandbox", reuse: false } as const;
+/**
+ * A structural edit: the document is decoded only inside MuPDF's memory and tools that exit, so the
+ * sandbox process takes the next job.
+ */
+function reusedSandbox(module: string, exported: string) {
+  return { runner: "sandbox", reuse: true, engine: { module, export: exported } } as const;
+}
+
+/** JavaScript holds the document's text or pixels, or sharp decodes images in-process: a process a job. */
+function freshSandbox(module: string, exported: string) {
+  return { runner: "sandbox", reuse: false, engine: { module, export: exported } } as const;
+}
+
+const onePdfOut: OperationOutput = { extension: ".pdf", count: "one" };
+const pdfPerInput: OperationOutput = { extension: ".pdf", count: "per-input" };
+
+// Every PDF input goes through openSource, where qpdf counts the pages beside MuPDF; prlimit caps the
+// memory and CPU of every engine process (util-linux, like unshare).
+const pdfInput = ["qpdf", "prlimit"] as const;
+// Warm LibreOffice: soffice, driven through UNO by Debian's python3 (python3-uno), started without
+// network inside `unshare`.
+const office = ["soffice", "/usr/bin/python3", "prlimit", "unshare"] as const;
 
 function count(value: number): string {
   return value.toLocaleString("en-US");
@@ -103,9 +151,11 @@ export const catalogue = {
     files: { min: 2, max: 20, extensions: pdf },
     description: "Combines the inputs into one PDF in the order sent.",
     options: NoOptions,
+    output: onePdfOut,
     lane: "light",
-    runner: reusedSandbox,
+    runner: reusedSandbox("@octavo/engines", "merge"),
     workerClass: "pdf",
+    programs: pdfInput,
   },
   split: {
     path: "/v1/split",
@@ -114,9 +164,11 @@ export const catalogue = {
     files: onePdf,
     description: "One output file per page, or per range when ranges is given.",
     options: SplitOptions,
+    output: { extension: ".pdf", count: "several" },
     lane: "light",
-    runner: reusedSandbox,
+    runner: reusedSandbox("@octavo/engines", "split"),
     workerClass: "pdf",
+    programs: pdfInput,
   },
   rotate: {
     path: "/v1/rotate",
@@ -125,9 +177,11 @@ export const catalogue = {
     files: onePdf,
     description: "Rotates clockwise, all pages or the listed pages.",
     options: RotateOptions,
+    output: pdfPerInput,
     lane: "light",
-    runner: reusedSandbox,
+    runner: reusedSandbox("@octavo/engines", "rotate"),
     workerClass: "pdf",
+    programs: pdfInput,
   },
   compress: {
     path: "/v1/compress",
@@ -136,9 +190,11 @@ export const catalogue = {
     files: onePdf,
     description: "Downsamples images and removes redundant data.",
     options: CompressOptions,
+    output: pdfPerInput,
     lane: "heavy",
-    runner: freshSandbox,
+    runner: freshSandbox("@octavo/compress", "compress"),
     workerClass: "heavy",
+    programs: [...pdfInput, "gs"],
   },
   repair: {
     path: "/v1/repair",
@@ -147,9 +203,12 @@ export const catalogue = {
     files: onePdf,
     description: "Rebuilds a damaged or partly corrupted PDF.",
     options: NoOptions,
+    output: pdfPerInput,
     lane: "light",
-    runner: reusedSandbox,
+    runner: reusedSandbox("@octavo/engines", "repair"),
     workerClass: "pdf",
+    // Ghostscript is the last pass; pdfinfo (poppler) is the third parser that checks a repaired file.
+    programs: [...pdfInput, "gs", "pdfinfo"],
   },
   ocr: {
     path: "/v1/ocr",
@@ -158,9 +217,12 @@ export const catalogue = {
     files: onePdf,
     description: "Adds a searchable text layer to scanned PDFs.",
     options: OcrOptions,
+    output: pdfPerInput,
     lane: "heavy",
-    runner: freshSandbox,
+    runner: freshSandbox("@octavo/ocr", "ocr"),
     workerClass: "heavy",
+    // OCRmyPDF runs Tesseract and rasterises pages with Ghostscript.
+    programs: [...pdfInput, "ocrmypdf", "tesseract", "gs"],
     // OCRmyPDF runs a page per core: one job takes the worker's cores.
     concurrency: 1,
   },
@@ -171,9 +233,11 @@ export const catalogue = {
     files: upToTen([".doc", ".docx", ".odt", ".rtf", ".txt"]),
     description: "Converts word-processing documents; one PDF output per input file.",
     options: NoOptions,
+    output: pdfPerInput,
     lane: "heavy",
     runner: { runner: "resident", engine: "libreoffice" },
     workerClass: "office",
+    programs: office,
   },
   "powerpoint-to-pdf": {
     path: "/v1/convert/powerpoint-to-pdf",
@@ -182,9 +246,11 @@ export const catalogue = {
     files: upToTen([".ppt", ".pptx", ".odp", ".pps", ".ppsx"]),
     description: "Converts presentations; one PDF output per input file.",
     options: NoOptions,
+    output: pdfPerInput,
     lane: "heavy",
     runner: { runner: "resident", engine: "libreoffice" },
     workerClass: "office",
+    programs: office,
   },
   "excel-to-pdf": {
     path: "/v1/convert/excel-to-pdf",
@@ -193,9 +259,11 @@ export const catalogue = {
     files: upToTen([".xls", ".xlsx", ".ods", ".csv"]),
     description: "Converts spreadsheets; one PDF output per input file.",
     options: NoOptions,
+    output: pdfPerInput,
     lane: "heavy",
     runner: { runner: "resident", engine: "libreoffice" },
     workerClass: "office",
+    programs: office,
   },
   "html-to-pdf": {
     path: "/v1/convert/html-to-pdf",
@@ -206,9 +274,11 @@ export const catalogue = {
       "Renders a public page or an uploaded HTML file with a browser engine. The page can be given as " +
       "options.url instead of a file; exactly one of the two is needed.",
     options: HtmlToPdfOptions,
+    output: onePdfOut,
     lane: "heavy",
     runner: { runner: "resident", engine: "chromium" },
     workerClass: "office",
+    programs: ["chromium"],
   },
   "pdf-to-word": {
     path: "/v1/convert/pdf-to-word",
@@ -219,9 +289,11 @@ export const catalogue = {
       "Converts to an editable DOCX: flowing paragraphs with their fonts, headings, pictures and Word tables, " +
       "multi-column pages in reading order. Scanned pages are OCRed first (English), with a warning.",
     options: NoOptions,
+    output: { extension: ".docx", count: "per-input" },
     lane: "heavy",
-    runner: freshSandbox,
+    runner: freshSandbox("@octavo/pdf-office", "pdfToWord"),
     workerClass: "heavy",
+    programs: pdfInput,
     // Scanned pages are OCRed first, a page per core.
     concurrency: 1,
   },
@@ -234,9 +306,11 @@ export const catalogue = {
       "Converts to a PPTX with one slide per page, each the size of its page: the page's graphics as the " +
       "slide's background and its text as editable text boxes at their positions.",
     options: NoOptions,
+    output: { extension: ".pptx", count: "per-input" },
     lane: "heavy",
-    runner: freshSandbox,
+    runner: freshSandbox("@octavo/pdf-office", "pdfToPowerPoint"),
     workerClass: "heavy",
+    programs: pdfInput,
     // Scanned pages are OCRed first, a page per core.
     concurrency: 1,
   },
@@ -250,9 +324,11 @@ export const catalogue = {
       "borderless), merged cells merged, numbers as numbers; a PDF without tables fails with no_tables. " +
       "mode pages: one sheet per page with all its text in rows and columns.",
     options: PdfToExcelOptions,
+    output: { extension: ".xlsx", count: "per-input" },
     lane: "heavy",
-    runner: freshSandbox,
+    runner: freshSandbox("@octavo/pdf-office", "pdfToExcel"),
     workerClass: "heavy",
+    programs: pdfInput,
     // Scanned pages are OCRed first, a page per core.
     concurrency: 1,
   },
@@ -263,9 +339,12 @@ export const catalogue = {
     files: onePdf,
     description: "Archival conversion to PDF/A.",
     options: PdfToPdfaOptions,
+    output: pdfPerInput,
     lane: "heavy",
-    runner: freshSandbox,
+    runner: freshSandbox("@octavo/pdfa", "toPdfA"),
     workerClass: "heavy",
+    // pdftotext (poppler) checks that the PDF/A's text survived.
+    programs: [...pdfInput, "gs", "pdftotext"],
   },
   protect: {
     path: "/v1/protect",
@@ -274,9 +353,11 @@ export const catalogue = {
     files: onePdf,
     description: "Encrypts with AES-256 and sets permissions.",
     options: ProtectOptions,
+    output: pdfPerInput,
     lane: "light",
-    runner: reusedSandbox,
+    runner: reusedSandbox("@octavo/engines", "protect"),
     workerClass: "pdf",
+    programs: pdfInput,
   },
   unlock: {
     path: "/v1/unlock",
@@ -285,9 +366,11 @@ export const catalogue = {
     files: onePdf,
     description: "Removes the password and restrictions from a PDF whose password is known.",
     options: UnlockOptions,
+    output: pdfPerInput,
     lane: "light",
-    runner: reusedSandbox,
+    runner: reusedSandbox("@octavo/engines", "unlock"),
     workerClass: "pdf",
+    programs: pdfInput,
   },
   "pdf-to-image": {
     path: "/v1/convert/pdf-to-image",
@@ -301,10 +384,12 @@ export const catalogue = {
       `page and ${count(imageRenderLimits.maxTotalPixels)} pixels in all per job; a job beyond them ` +
       "fails with invalid_input before rendering (ask for fewer pages or a lower dpi).",
     options: PdfToImageOptions,
+    output: { extension: ".png", count: "several" },
     lane: "heavy",
     // Page pixels pass through JavaScript.
-    runner: freshSandbox,
+    runner: freshSandbox("@octavo/images", "pdfToImage"),
     workerClass: "heavy",
+    programs: pdfInput,
   },
   "image-to-pdf": {
     path: "/v1/convert/image-to-pdf",
@@ -320,10 +405,13 @@ export const catalogue = {
       "an animated GIF). JPEG data is embedded as it is, other images losslessly; EXIF orientation, " +
       "colour profiles and CMYK are kept.",
     options: ImageToPdfOptions,
+    output: onePdfOut,
     lane: "heavy",
     // sharp decodes and encodes images in native code.
-    runner: freshSandbox,
+    runner: freshSandbox("@octavo/images", "imageToPdf"),
     workerClass: "heavy",
+    // Images are decoded by sharp and MuPDF inside the sandbox; the PDF is written by pdf-lib.
+    programs: [],
   },
   watermark: {
     path: "/v1/watermark",
@@ -334,9 +422,11 @@ export const catalogue = {
       "Draws text over each page (or the listed pages) with the given opacity, upright on rotated " +
       "pages; the text is real text and the content underneath is untouched.",
     options: WatermarkOptions,
+    output: pdfPerInput,
     lane: "light",
-    runner: reusedSandbox,
+    runner: reusedSandbox("@octavo/edit", "watermark"),
     workerClass: "pdf",
+    programs: pdfInput,
   },
   "page-numbers": {
     path: "/v1/page-numbers",
@@ -347,9 +437,11 @@ export const catalogue = {
       "Writes page numbers as text inside each page's visible area, upright on rotated pages; {n} counts " +
       "from start over the numbered pages and {total} is how many they are.",
     options: PageNumbersOptions,
+    output: pdfPerInput,
     lane: "light",
-    runner: reusedSandbox,
+    runner: reusedSandbox("@octavo/edit", "pageNumbers"),
     workerClass: "pdf",
+    programs: pdfInput,
   },
   flatten: {
     path: "/v1/flatten",
@@ -360,9 +452,11 @@ export const catalogue = {
       "Turns form fields with their values and annotations into page content, so they can no longer " +
       "be edited; what was visible stays where it was.",
     options: FlattenOptions,
+    output: pdfPerInput,
     lane: "light",
-    runner: reusedSandbox,
+    runner: reusedSandbox("@octavo/edit", "flatten"),
     workerClass: "pdf",
+    programs: pdfInput,
   },
   metadata: {
     path: "/v1/metadata",
@@ -373,10 +467,12 @@ export const catalogue = {
       "Sets title, author, subject, creator and keywords in both the Info dictionary and the XMP " +
       "packet, or removes all document metadata first; PDF/A files stay PDF/A where the change allows.",
     options: MetadataOptions,
+    output: pdfPerInput,
     lane: "light",
     // Reads and writes the XMP packet, the document's own text, in JavaScript.
-    runner: freshSandbox,
+    runner: freshSandbox("@octavo/edit", "metadata"),
     workerClass: "pdf",
+    programs: pdfInput,
   },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -2,6 +2,7 @@ export {
   type Catalogue,
   type CatalogueEntry,
   catalogue,
+  type EngineExport,
   type OperationClass,
   type ResidentEngine,
   type RunnerSpec,
@@ -34,6 +35,7 @@ export {
   type OperationId,
   operationIds,
   PIPELINE,
+  perOperation,
 } from "./operation-ids.js";
 export {
   type FileRule,

@@ -6,6 +6,11 @@ export type OperationId = keyof Catalogue;
 /** The spec's 16, in the order of its operation table, then the additions beyond it. */
 export const operationIds = Object.keys(catalogue) as readonly OperationId[];
 
+/** A table with a value for every operation, e.g. `perOperation((id) => catalogue[id].output)`. */
+export function perOperation<T>(valueFor: (id: OperationId) => T): Readonly<Record<OperationId, T>> {
+  return Object.fromEntries(operationIds.map((id) => [id, valueFor(id)])) as Record<OperationId, T>;
+}
+
 export function isOperationId(value: string): value is OperationId {
   return Object.hasOwn(catalogue, value);
 }

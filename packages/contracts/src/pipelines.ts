@@ -1,4 +1,5 @@
-import { isOperationId, type OperationId, operationIds } from "./operation-ids.js";
+import { catalogue, type OperationOutput } from "./catalogue.js";
+import { isOperationId, type OperationId, operationIds, perOperation } from "./operation-ids.js";
 import { getOperation } from "./operations.js";
 import { validateOptions } from "./validate-options.js";
 
@@ -14,44 +15,10 @@ export const MAX_PIPELINE_STEPS = 5;
 /** The endpoint that takes a pipeline. */
 export const PIPELINE_PATH = "/v1/pipeline";
 
-export interface OperationOutput {
-  /** Lower-case with the dot, as in FileRule.extensions; the default when options choose it. */
-  readonly extension: string;
-  /**
-   * one: a single file whatever it received; per-input: one file per file received (a one-file
-   * operation runs once per file in a pipeline); several: a number known only once it has run.
-   */
-  readonly count: "one" | "per-input" | "several";
-}
+export type { OperationOutput } from "./catalogue.js";
 
-const onePdf: OperationOutput = { extension: ".pdf", count: "one" };
-const pdfPerInput: OperationOutput = { extension: ".pdf", count: "per-input" };
-
-/** What each operation yields; typed by OperationId so a new operation without a row does not compile. */
-export const operationOutputs: Readonly<Record<OperationId, OperationOutput>> = {
-  merge: onePdf,
-  split: { extension: ".pdf", count: "several" },
-  rotate: pdfPerInput,
-  compress: pdfPerInput,
-  repair: pdfPerInput,
-  ocr: pdfPerInput,
-  "word-to-pdf": pdfPerInput,
-  "powerpoint-to-pdf": pdfPerInput,
-  "excel-to-pdf": pdfPerInput,
-  "html-to-pdf": onePdf,
-  "pdf-to-word": { extension: ".docx", count: "per-input" },
-  "pdf-to-powerpoint": { extension: ".pptx", count: "per-input" },
-  "pdf-to-excel": { extension: ".xlsx", count: "per-input" },
-  "pdf-to-pdfa": pdfPerInput,
-  protect: pdfPerInput,
-  unlock: pdfPerInput,
-  "pdf-to-image": { extension: ".png", count: "several" },
-  "image-to-pdf": onePdf,
-  watermark: pdfPerInput,
-  "page-numbers": pdfPerInput,
-  flatten: pdfPerInput,
-  metadata: pdfPerInput,
-};
+/** What each operation yields, from its catalogue entry. */
+export const operationOutputs = perOperation<OperationOutput>((id) => catalogue[id].output);
 
 /** pdf-to-image's `format` decides its files' extension. */
 const imageExtensions: Readonly<Record<string, string>> = { png: ".png", jpeg: ".jpg", webp: ".webp" };

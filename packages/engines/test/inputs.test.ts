@@ -19,7 +19,7 @@ import { context, corpus, failureOf, qpdfPages } from "./helpers.js";
 type Operation = (input: EngineInput, ctx: EngineContext) => Promise<EngineResult>;
 
 const operations: Record<string, Operation> = {
-  merge: (input, ctx) => merge([corpus("general/samplefiles_pdflatex-outline.pdf"), input], ctx),
+  merge: (input, ctx) => merge([corpus("general/samplefiles_pdflatex-outline.pdf"), input], {}, ctx),
   split: (input, ctx) => split(input, {}, ctx),
   rotate: (input, ctx) => rotate(input, { angle: 90 }, ctx),
   protect: (input, ctx) =>
@@ -29,7 +29,7 @@ const operations: Record<string, Operation> = {
       ctx,
     ),
   unlock: (input, ctx) => unlock(input, { password: "" }, ctx),
-  repair: (input, ctx) => repair(input, ctx),
+  repair: (input, ctx) => repair(input, {}, ctx),
 };
 const allOperations = Object.keys(operations);
 const allButUnlock = allOperations.filter((name) => name !== "unlock");
@@ -235,7 +235,7 @@ describe("stopping", () => {
     setTimeout(() => controller.abort(new Error("job deadline")), 400);
     const started = Date.now();
     const ctx = await context({ signal: controller.signal });
-    const failure = await failureOf(repair(corpus("broken/govdocs_error_set_2_027613.pdf"), ctx));
+    const failure = await failureOf(repair(corpus("broken/govdocs_error_set_2_027613.pdf"), {}, ctx));
     expect(failure.code).toBe("timeout");
     // The repair alone runs for half a minute; stopped, it ends within a few seconds even on a busy machine.
     expect(Date.now() - started).toBeLessThan(10_000);

@@ -24,6 +24,7 @@ describe("merge", () => {
     const progress: number[] = [];
     const result = await merge(
       files.map((file) => corpus(file)),
+      {},
       await context({ onProgress: (f) => progress.push(f) }),
     );
     expect(result.engine).toBe("mupdf");
@@ -44,6 +45,7 @@ describe("merge", () => {
     expect(b.outline.length).toBe(152);
     const result = await merge(
       [corpus(outlined), corpus(govdocs), corpus(outlined, "again.pdf")],
+      {},
       await context(),
     );
     const merged = await openWithMupdf(result.outputs[0]?.path ?? "");
@@ -78,6 +80,7 @@ describe("merge", () => {
     const started = Date.now();
     const result = await merge(
       [corpus("broken/qpdf_outlines-with-loop.pdf"), corpus(outlined)],
+      {},
       await context(),
     );
     expect(Date.now() - started).toBeLessThan(20_000);
@@ -101,6 +104,7 @@ describe("merge", () => {
         corpus("broken/qpdf_append-xref-loop.pdf"),
         corpus(outlined),
       ],
+      {},
       await context(),
     );
     expect(Date.now() - started).toBeLessThan(20_000);
@@ -111,7 +115,7 @@ describe("merge", () => {
 
   it("names the encrypted input when refusing it", async () => {
     const failure = await failureOf(
-      merge([corpus(outlined), corpus("encrypted/qpdf_c-r6-in.pdf")], await context()),
+      merge([corpus(outlined), corpus("encrypted/qpdf_c-r6-in.pdf")], {}, await context()),
     );
     expect(failure.code).toBe("password_required");
     expect(failure.message).toContain("qpdf_c-r6-in.pdf");

@@ -158,11 +158,11 @@ describe("repair", () => {
     if (want === undefined) throw new Error(`no expectation for ${file}`);
     const input = corpus(`broken/${file}`);
     if ("refused" in want) {
-      const failure = await failureOf(repair(input, await context()));
+      const failure = await failureOf(repair(input, {}, await context()));
       expect(failure.code).toBe(want.refused);
       return;
     }
-    const result = await repair(input, await context());
+    const result = await repair(input, {}, await context());
     const output = result.outputs[0]?.path ?? "";
     expect(result.outputs[0]?.name).toBe(file);
     expect(result.engine).toBe(want.engine);

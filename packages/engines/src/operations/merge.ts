@@ -14,7 +14,12 @@ import { freshDir } from "../workspace.js";
  * Joins the inputs in the order given with MuPDF, keeping every input's bookmarks, each re-aimed at its
  * page in the merged file. An input whose bookmarks loop keeps its pages and loses its bookmarks.
  */
-export async function merge(inputs: EngineInput[], ctx: EngineContext): Promise<EngineResult> {
+/** `_options`: merge has none; the parameter gives it the signature of every engine (see EngineExport). */
+export async function merge(
+  inputs: EngineInput[],
+  _options: Readonly<Record<string, never>>,
+  ctx: EngineContext,
+): Promise<EngineResult> {
   const label = inputs.map((input) => displayName(input.name)).join(", ");
   return runOperation(ctx, label, async (scratchDir) => {
     if (inputs.length === 0) throw new JobFailure("invalid_input", "Merge needs at least one PDF.");

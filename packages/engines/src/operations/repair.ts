@@ -18,7 +18,11 @@ import { freshDir } from "../workspace.js";
  * candidate must pass `qpdf --check`, open in MuPDF and poppler with the same page count and have no
  * bookmark loop; the one with the most pages (and no lost text) wins.
  */
-export async function repair(input: EngineInput, ctx: EngineContext): Promise<EngineResult> {
+export async function repair(
+  input: EngineInput,
+  _options: Readonly<Record<string, never>>,
+  ctx: EngineContext,
+): Promise<EngineResult> {
   const name = displayName(input.name);
   return runOperation(ctx, name, async (scratchDir) => {
     const sniffed = await sniffFile(input.path);

@@ -1,0 +1,30 @@
+import { catalogue, operationIds } from "@octavo/contracts";
+import { describe, expect, it } from "vitest";
+import { isSandboxed } from "../src/operations.js";
+import { engineFunction } from "../src/sandbox/dispatch.js";
+
+/*
+ * The sandbox calls the engine a catalogue entry names; a module or export that is not there, or a
+ * function that does not take (input, options, context), would fail only on the operation's first job.
+ * This is that entry's check, for every sandboxed operation.
+ */
+const sandboxed = operationIds.filter(isSandboxed);
+
+describe("the catalogue's sandboxed engines", () => {
+  it("are the sandboxed operations, and some are not", () => {
+    expect(sandboxed.length).toBeGreaterThan(10);
+    expect(sandboxed.length).toBeLessThan(operationIds.length);
+  });
+
+  it.each(sandboxed)("%s names a function that takes (input, options, context)", async (operation) => {
+    const entry = catalogue[operation];
+    const engine = await engineFunction(entry.runner.engine);
+    expect(engine.length).toBe(3);
+  });
+
+  it("refuses an export that is not there, naming it", async () => {
+    await expect(engineFunction({ module: "@octavo/engines", export: "noSuchEngine" })).rejects.toThrow(
+      "@octavo/engines exports no function noSuchEngine",
+    );
+  });
+});
