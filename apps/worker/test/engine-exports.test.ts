@@ -22,6 +22,11 @@ describe("the catalogue's sandboxed engines", () => {
     expect(engine.length).toBe(3);
   });
 
+  it("may name one module of an engine package by its path", async () => {
+    const engine = await engineFunction({ module: "@octavo/edit/metadata", export: "metadata" });
+    expect(engine).toBe((await import("@octavo/edit")).metadata);
+  });
+
   it("refuses an export that is not there, naming it", async () => {
     await expect(engineFunction({ module: "@octavo/engines", export: "noSuchEngine" })).rejects.toThrow(
       "@octavo/engines exports no function noSuchEngine",

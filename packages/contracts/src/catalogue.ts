@@ -37,10 +37,11 @@ export type Lane = "light" | "heavy";
 export type ResidentEngine = "libreoffice" | "chromium";
 
 /**
- * Where a sandboxed operation's engine is: a package the sandbox imports on its first job of the
+ * Where a sandboxed operation's engine is: a module the sandbox imports on its first job of the
  * operation (a light sandbox never loads the heavy packages, and keeps a small heap), and the function
  * it exports, called with (input, options, context), or (inputs, options, context) when the operation
- * takes more than one file.
+ * takes more than one file. The module is an engine package ("@octavo/edit") or one of its modules by
+ * path ("@octavo/edit/pdf-info"), so a new operation's module need not be added to its package's index.
  */
 export interface EngineExport {
   readonly module: string;
