@@ -6,6 +6,7 @@ export { limits } from "./limits.js";
 export { marksNothing } from "./mupdf/blank.js";
 export { forgetBorrowed } from "./mupdf/borrowed.js";
 export { type PdfDocument, withPdf } from "./mupdf/document.js";
+export { pageTextChars } from "./mupdf/text.js";
 export { damageWarning, displayName, pdfNameLike, stemOf } from "./names.js";
 export { badOutput, reportProgress, runOperation } from "./operation.js";
 export { merge } from "./operations/merge.js";

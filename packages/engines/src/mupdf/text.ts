@@ -16,7 +16,8 @@ export function estimateTextChars(doc: PdfDocument, pages: number, signal?: Abor
   return Math.round((chars * pages) / sample.length);
 }
 
-function pageTextChars(doc: PdfDocument, index: number): number {
+/** The non-blank text characters MuPDF finds on one page (0-based); 0 when its content cannot be parsed. */
+export function pageTextChars(doc: PdfDocument, index: number): number {
   let page: ReturnType<PdfDocument["loadPage"]> | undefined;
   let text: ReturnType<ReturnType<PdfDocument["loadPage"]>["toStructuredText"]> | undefined;
   try {
