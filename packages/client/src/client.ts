@@ -234,6 +234,12 @@ export class Octavo {
    * packet, or removes all document metadata first; PDF/A files stay PDF/A where the change allows.
    */
   readonly metadata = this.operation("metadata");
+  /**
+   * PDF info: reports the document's facts as JSON (<name>.json): PDF version, pages and their sizes,
+   * metadata, tags, PDF/A claim, language, bookmarks, form fields, links, attachments and the pages without
+   * text (the ones OCR would help).
+   */
+  readonly pdfInfo = this.operation("pdf-info");
 
   /** Conversions to and from PDF. */
   readonly convert = {

@@ -475,6 +475,23 @@ export const catalogue = {
     workerClass: "pdf",
     programs: pdfInput,
   },
+  "pdf-info": {
+    path: "/v1/pdf-info",
+    title: "PDF info",
+    credits: 1,
+    files: onePdf,
+    description:
+      "Reports the document's facts as JSON (<name>.json): PDF version, pages and their sizes, metadata, " +
+      "tags, PDF/A claim, language, bookmarks, form fields, links, attachments and the " +
+      "pages without text (the ones OCR would help).",
+    options: NoOptions,
+    output: { extension: ".json", count: "per-input" },
+    lane: "light",
+    // Reads the pages' text in JavaScript.
+    runner: freshSandbox("@octavo/edit/pdf-info", "pdfInfo"),
+    workerClass: "pdf",
+    programs: pdfInput,
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type Catalogue = typeof catalogue;

@@ -82,6 +82,12 @@ export const operationSamples: Record<OperationId, OperationSample> = {
   "page-numbers": { files: [outline], options: { format: "Page {n} of {total}" }, ...pdf },
   flatten: { files: [corpusPath("general/samplefiles_libreoffice-form.pdf")], ...pdf },
   metadata: { files: [sampleA], options: { title: "Sample title", keywords: ["sample", "test"] }, ...pdf },
+  "pdf-info": {
+    files: [outline],
+    outputExtension: ".json",
+    outputContentType: "application/json",
+    outputs: 1,
+  },
 };
 
 /** The first bytes of a file of each output extension: PDFs start "%PDF-", OOXML files are zips. */
@@ -93,6 +99,8 @@ const signatures: Record<string, string> = {
   ".png": "\u0089PNG",
   ".jpg": "\u00ff\u00d8\u00ff",
   ".webp": "RIFF",
+  // pdf-info's report: a JSON object.
+  ".json": "{",
 };
 
 /** Whether the bytes start as a file of the extension should. */

@@ -528,6 +528,30 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/pdf-info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * PDF info
+         * @description Reports the document's facts as JSON (<name>.json): PDF version, pages and their sizes, metadata, tags, PDF/A claim, language, bookmarks, form fields, links, attachments and the pages without text (the ones OCR would help).
+         *
+         *     Files: 1 file (.pdf), uploaded or given by URL. Credits: 1 credit, charged only if the job succeeds.
+         *
+         *     Answers 202 at once; poll statusUrl (or pass webhook_url on a paid plan) until the job is done or failed.
+         */
+        post: operations["pdfInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/pipeline": {
         parameters: {
             query?: never;
@@ -775,7 +799,7 @@ export type components = {
             /** @description From 0 to 1; 1 when done. */
             progress: number;
             /** @description The operation the job runs; pipeline for a job of POST /v1/pipeline. */
-            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pipeline";
+            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pipeline";
             /** @description Credits the job costs if it succeeds; a failed job costs nothing. */
             credits: number;
             /**
@@ -831,7 +855,7 @@ export type components = {
         /** @description One step of a pipeline job (POST /v1/pipeline), in order. */
         JobStep: {
             /** @description The step's operation. */
-            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata";
+            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info";
             /** @description queued until it starts, then active, then done or failed. */
             status: "queued" | "active" | "done" | "failed";
             /**
@@ -3166,6 +3190,87 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    pdfInfo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours returns the first answer and creates no second job; the same key with a different request answers 409 idempotency_conflict. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description Input files, repeatable, processed in the order sent. */
+                    file?: string[];
+                    /** @description Public URL of an input file, repeatable. */
+                    url?: string[];
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
+                    options?: string;
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                };
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls?: string[];
+                    options?: components["schemas"]["NoOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["NoOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the job is queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["NotInPlan"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     pipeline: {
         parameters: {
             query?: never;
@@ -3287,6 +3392,10 @@ export interface operations {
                         /** @constant */
                         operation: "metadata";
                         options?: components["schemas"]["MetadataOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "pdf-info";
+                        options?: components["schemas"]["NoOptions"];
                     })[];
                     /**
                      * Format: uri
@@ -3389,6 +3498,10 @@ export interface operations {
                         /** @constant */
                         operation: "metadata";
                         options?: components["schemas"]["MetadataOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "pdf-info";
+                        options?: components["schemas"]["NoOptions"];
                     })[];
                     /**
                      * Format: uri
@@ -3429,7 +3542,7 @@ export interface operations {
                 /** @description Only jobs in this status. */
                 status?: "queued" | "active" | "done" | "failed";
                 /** @description Only jobs of this operation. */
-                operation?: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pipeline";
+                operation?: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pipeline";
                 /** @description Only jobs accepted at or after this time (RFC 3339). */
                 createdAfter?: string;
                 /** @description Only jobs accepted before this time (RFC 3339). */

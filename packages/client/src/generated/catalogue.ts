@@ -872,5 +872,21 @@ export const operationCatalogue: readonly OperationInfo[] = [
         "default": false
       }
     ]
+  },
+  {
+    "id": "pdf-info",
+    "method": "pdfInfo",
+    "path": "/v1/pdf-info",
+    "title": "PDF info",
+    "description": "Reports the document's facts as JSON (<name>.json): PDF version, pages and their sizes, metadata, tags, PDF/A claim, language, bookmarks, form fields, links, attachments and the pages without text (the ones OCR would help).",
+    "credits": 1,
+    "files": {
+      "min": 1,
+      "max": 1,
+      "extensions": [
+        ".pdf"
+      ]
+    },
+    "options": []
   }
 ];

@@ -26,6 +26,7 @@ export const operationPaths = {
   "page-numbers": "/v1/page-numbers",
   "flatten": "/v1/flatten",
   "metadata": "/v1/metadata",
+  "pdf-info": "/v1/pdf-info",
 } as const;
 
 /** The file extensions each operation accepts: an unnamed upload is named with the first. */
@@ -52,6 +53,7 @@ export const operationExtensions: Record<keyof typeof operationPaths, readonly s
   "page-numbers": [".pdf"],
   "flatten": [".pdf"],
   "metadata": [".pdf"],
+  "pdf-info": [".pdf"],
 };
 
 /** Every operation's options object, by operation id. */
@@ -78,4 +80,5 @@ export interface OperationOptions {
   "page-numbers": components["schemas"]["PageNumbersOptions"];
   "flatten": components["schemas"]["FlattenOptions"];
   "metadata": components["schemas"]["MetadataOptions"];
+  "pdf-info": components["schemas"]["NoOptions"];
 }
