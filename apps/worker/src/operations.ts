@@ -1,4 +1,5 @@
 import { type Catalogue, catalogue, type OperationId, type ResidentEngine } from "@octavo/contracts";
+import type { SandboxEngine } from "./sandbox/protocol.js";
 
 /*
  * How each operation runs, read from its catalogue entry's runner: a sandbox process (reused or not)
@@ -20,6 +21,12 @@ export function isSandboxed(operation: OperationId): operation is SandboxedOpera
 export function reusesSandbox(operation: SandboxedOperation): boolean {
   const runner: Catalogue[OperationId]["runner"] = catalogue[operation].runner;
   return runner.runner === "sandbox" && runner.reuse;
+}
+
+/** The engine a sandbox calls for the operation, and whether it takes all inputs at once. */
+export function sandboxEngineOf(operation: SandboxedOperation): SandboxEngine {
+  const entry: Catalogue[SandboxedOperation] = catalogue[operation];
+  return { ...entry.runner.engine, manyInputs: entry.files.max > 1 };
 }
 
 /** The resident engine a resident operation runs on. */

@@ -6,7 +6,7 @@ import { JobFailure } from "@octavo/engines";
 import { renewMupdf } from "@octavo/mupdf";
 import { corpusPath, readManifest, rejectionOf } from "@octavo/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { SandboxedOperation } from "../src/operations.js";
+import { type SandboxedOperation, sandboxEngineOf } from "../src/operations.js";
 import { dispatch } from "../src/sandbox/dispatch.js";
 import type { SandboxTask } from "../src/sandbox/protocol.js";
 
@@ -60,7 +60,7 @@ describe.each(operations)("every encrypted corpus file through %s", (operation, 
       workDir,
     } as SandboxTask;
     const failure = await rejectionOf(
-      dispatch(task, { workDir: await mkdtemp(join(workDir, "job-")) }),
+      dispatch(task, sandboxEngineOf(task.operation), { workDir: await mkdtemp(join(workDir, "job-")) }),
       JobFailure,
     );
     if (file === irmWrapper) expect(inputCodes).toContain(failure.code);

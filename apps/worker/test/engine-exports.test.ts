@@ -1,6 +1,6 @@
 import { catalogue, operationIds } from "@octavo/contracts";
 import { describe, expect, it } from "vitest";
-import { isSandboxed } from "../src/operations.js";
+import { isSandboxed, sandboxEngineOf } from "../src/operations.js";
 import { engineFunction } from "../src/sandbox/dispatch.js";
 
 /*
@@ -17,9 +17,9 @@ describe("the catalogue's sandboxed engines", () => {
   });
 
   it.each(sandboxed)("%s names a function that takes (input, options, context)", async (operation) => {
-    const entry = catalogue[operation];
-    const engine = await engineFunction(entry.runner.engine);
+    const engine = await engineFunction(sandboxEngineOf(operation));
     expect(engine.length).toBe(3);
+    expect(sandboxEngineOf(operation).manyInputs).toBe(catalogue[operation].files.max > 1);
   });
 
   it("may name one module of an engine package by its path", async () => {

@@ -4,7 +4,7 @@ import { JobFailure } from "@octavo/engines";
 import { drainMupdfLog, loadMupdf, renewMupdf } from "@octavo/mupdf";
 import { killProcessTree } from "../process-tree.js";
 import { dispatch } from "./dispatch.js";
-import type { RunMessage, SandboxMessage, SandboxResult, SandboxTask } from "./protocol.js";
+import type { RunMessage, SandboxEngine, SandboxMessage, SandboxResult, SandboxTask } from "./protocol.js";
 
 /**
  * The sandbox: a child process that parses untrusted files with the engines, one job at a time, and
@@ -60,10 +60,10 @@ function restoreTempDir(): void {
   else process.env.TMPDIR = sandboxTmpDir;
 }
 
-async function run(task: SandboxTask): Promise<SandboxResult> {
+async function run(task: SandboxTask, engine: SandboxEngine): Promise<SandboxResult> {
   try {
     await useJobTempDir(task.workDir);
-    const result = await dispatch(task, {
+    const result = await dispatch(task, engine, {
       workDir: task.workDir,
       onProgress: (fraction) => void send({ type: "progress", fraction }),
     });
@@ -94,7 +94,7 @@ process.on("message", (message: RunMessage) => {
   jobs = jobs.then(async () => {
     await nextInstance;
     drainMupdfLog();
-    await send(await run(message.task));
+    await send(await run(message.task, message.engine));
     nextInstance = renewMupdf();
     // Under load V8 collects the old instances as it goes; once the sandbox waits, a full collection
     // releases the last one's memory at once (too slow to run after every job: about 12 ms).

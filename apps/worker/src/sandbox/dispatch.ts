@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
-import { catalogue, type EngineExport } from "@octavo/contracts";
+import type { EngineExport } from "@octavo/contracts";
 import type { EngineContext, EngineInput, EngineResult } from "@octavo/engines";
-import type { SandboxTask } from "./protocol.js";
+import type { SandboxEngine, SandboxTask } from "./protocol.js";
 
 export type DispatchResult = EngineResult & { report?: Record<string, unknown> };
 
@@ -30,10 +30,13 @@ export async function engineFunction(engine: EngineExport): Promise<EngineFuncti
 }
 
 /** Runs the task's engine, with one input or all of them as its operation takes. */
-export async function dispatch(task: SandboxTask, ctx: EngineContext): Promise<DispatchResult> {
-  const entry = catalogue[task.operation];
-  const run = await engineFunction(entry.runner.engine);
-  const inputs = entry.files.max === 1 ? single(task.inputs) : task.inputs;
+export async function dispatch(
+  task: SandboxTask,
+  engine: SandboxEngine,
+  ctx: EngineContext,
+): Promise<DispatchResult> {
+  const run = await engineFunction(engine);
+  const inputs = engine.manyInputs ? task.inputs : single(task.inputs);
   // OCR (and the OCR of scanned pages) runs its pages in parallel within this worker's CPU share.
   return run(inputs, task.options, { ...ctx, cpus: availableParallelism() });
 }

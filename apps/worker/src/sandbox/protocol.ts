@@ -1,4 +1,10 @@
-import { durationInWords, type JobErrorCode, type OperationId, type OptionsOf } from "@octavo/contracts";
+import {
+  durationInWords,
+  type EngineExport,
+  type JobErrorCode,
+  type OperationId,
+  type OptionsOf,
+} from "@octavo/contracts";
 import type { SandboxedOperation } from "../operations.js";
 
 /**
@@ -24,9 +30,19 @@ export interface TaskOutput {
 }
 
 /** Sent to a sandbox: one job to run. It answers with progress, then exactly one result. */
+/**
+ * The engine a sandbox calls for a task, from the operation's catalogue entry: the parent looks it up,
+ * so the sandbox never loads the contracts (their schemas would grow every sandbox's heap and start).
+ */
+export interface SandboxEngine extends EngineExport {
+  /** The engine takes all inputs as an array, not the one input. */
+  manyInputs: boolean;
+}
+
 export interface RunMessage {
   type: "run";
   task: SandboxTask;
+  engine: SandboxEngine;
 }
 
 export type SandboxMessage =

@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { sandboxEngineOf } from "../operations.js";
 import { killProcessTree } from "../process-tree.js";
 import {
   type RunMessage,
@@ -159,7 +160,7 @@ export class SandboxProcess {
       if (options.signal?.aborted) return onAbort();
       options.signal?.addEventListener("abort", onAbort, { once: true });
       if (!this.alive) return onExit(child.exitCode, child.signalCode);
-      const message: RunMessage = { type: "run", task };
+      const message: RunMessage = { type: "run", task, engine: sandboxEngineOf(task.operation) };
       child.send(message);
     });
   }
