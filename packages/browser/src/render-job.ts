@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises";
-import { checkUrl, OutboundError } from "@octavo/net";
+import { checkUrl, OutboundError, untilAborted } from "@octavo/net";
 import type { HTTPResponse, Page } from "puppeteer-core";
 import { pageNotLoaded, pageTooHeavy, refusedPage, renderFailed, tooManyPages } from "./failures.js";
 import type { Interception, UploadedPage } from "./interception.js";
@@ -8,7 +8,6 @@ import type { JobNetwork } from "./job-network.js";
 import { errorText, type RendererLogger } from "./logger.js";
 import { type HtmlRenderOptions, pdfOptions } from "./options.js";
 import { countPdfPages } from "./page-count.js";
-import { untilAborted } from "./steps.js";
 import { uploadUrl } from "./upload.js";
 
 export type PageSource = { kind: "url"; url: string } | { kind: "upload"; page: UploadedPage };

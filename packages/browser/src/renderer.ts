@@ -1,13 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
-import type { AllowList, Resolver } from "@octavo/net";
+import { type AllowList, type Resolver, untilAborted } from "@octavo/net";
 import { browserGone, jobStopped, renderFailed, renderTimeout, unreadableInput } from "./failures.js";
 import { closeJobContext, type JobContext, openJobContext } from "./job-context.js";
 import { defaultExecutablePath } from "./launch.js";
 import { errorText, type RendererLogger, silentLogger } from "./logger.js";
 import type { HtmlRenderOptions } from "./options.js";
 import { type PageSource, renderJob } from "./render-job.js";
-import { untilAborted } from "./steps.js";
 import { uploadContentType } from "./upload.js";
 import { type Lease, WarmBrowser } from "./warm-browser.js";
 

@@ -1,15 +1,20 @@
 import { OutboundError } from "./errors.js";
 
-/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+/**
+ * Settles with `promise`, or rejects with the signal's reason as soon as it aborts. The abandoned
+ * promise keeps running (the browser's until its context is closed); its later rejection goes to
+ * `onLate` when given, and never becomes an unhandled rejection.
+ */
+export function untilAborted<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  onLate: (error: unknown) => void = () => undefined,
+): Promise<T> {
   if (!signal) return promise;
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);
-    if (signal.aborted) {
-      onAbort();
-    } else {
-      signal.addEventListener("abort", onAbort, { once: true });
-    }
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
     promise.then(
       (value) => {
         signal.removeEventListener("abort", onAbort);
@@ -17,7 +22,8 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undef
       },
       (error: unknown) => {
         signal.removeEventListener("abort", onAbort);
-        reject(error);
+        if (signal.aborted) onLate(error);
+        else reject(error);
       },
     );
   });

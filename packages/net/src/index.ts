@@ -1,3 +1,4 @@
+export { untilAborted } from "./abort.js";
 export { type AddressClass, classifyAddress } from "./address-policy.js";
 export { type AllowList, parseAllowlist } from "./allowlist.js";
 export { type CheckedHost, type CheckedTarget, type CheckOptions, checkHost, checkUrl } from "./check.js";
