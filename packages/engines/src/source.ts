@@ -65,12 +65,21 @@ export async function probeSource(
 
 /** The sniff and MuPDF's probe: refuses what is not a PDF, encrypted files and protected wrappers. */
 async function probeInput(input: EngineInput): Promise<MupdfProbe> {
+  const probe = await probePdf(input);
+  refuseProtected(probe, displayName(input.name));
+  return probe;
+}
+
+/**
+ * The sniff and MuPDF's probe of a file that may be encrypted (repair and unlock look at that
+ * themselves): refuses what is not a PDF and what is over the page and size limits.
+ */
+export async function probePdf(input: EngineInput): Promise<MupdfProbe> {
   const name = displayName(input.name);
   const sniffed = await sniffFile(input.path);
   if (!sniffed.pdf) throw notAPdf(name, sniffed.looksLike);
   const probe = await probeWithMupdf(input.path);
   refuseOverLimits(probe, name);
-  refuseProtected(probe, name);
   return probe;
 }
 

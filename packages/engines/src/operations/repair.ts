@@ -2,14 +2,12 @@ import { rename } from "node:fs/promises";
 import { join } from "node:path";
 import { JobFailure, passwordRequired } from "../errors.js";
 import { limits } from "../limits.js";
-import { probeWithMupdf } from "../mupdf/probe.js";
 import { displayName, pdfNameLike } from "../names.js";
 import { reportProgress, runOperation } from "../operation.js";
 import { qpdfIsEncrypted, qpdfPageCount } from "../qpdf.js";
 import { type Candidate, RepairCascade } from "../repair/cascade.js";
 import { rewriteWithGhostscript, rewriteWithMupdf, rewriteWithQpdf } from "../rewrite.js";
-import { sniffFile } from "../sniff.js";
-import { beyondRepair, notAPdf, refuseOverLimits, refuseProtected } from "../source.js";
+import { beyondRepair, probePdf, refuseProtected } from "../source.js";
 import { type EngineContext, type EngineInput, type EngineResult, pdfContentType } from "../types.js";
 import { freshDir } from "../workspace.js";
 
@@ -25,10 +23,7 @@ export async function repair(
 ): Promise<EngineResult> {
   const name = displayName(input.name);
   return runOperation(ctx, name, async (scratchDir) => {
-    const sniffed = await sniffFile(input.path);
-    if (!sniffed.pdf) throw notAPdf(name, sniffed.looksLike);
-    const probe = await probeWithMupdf(input.path);
-    refuseOverLimits(probe, name);
+    const probe = await probePdf(input);
     refuseProtected(probe, name);
     if (!probe.opened && (await qpdfIsEncrypted(input.path, { signal: ctx.signal })))
       throw passwordRequired(name);

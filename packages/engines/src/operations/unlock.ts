@@ -2,14 +2,13 @@ import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
 import { JobFailure } from "../errors.js";
 import { countPages, encryptionOf, type PdfDocument, withPdf } from "../mupdf/document.js";
-import { type MupdfProbe, probeWithMupdf } from "../mupdf/probe.js";
+import type { MupdfProbe } from "../mupdf/probe.js";
 import { estimateTextChars } from "../mupdf/text.js";
 import { damageWarning, displayName, pdfNameLike } from "../names.js";
 import { badOutput, runOperation } from "../operation.js";
 import { passwordCandidates } from "../passwords.js";
 import { qpdf, qpdfIsEncrypted, qpdfPageCount } from "../qpdf.js";
-import { sniffFile } from "../sniff.js";
-import { beyondRepair, notAPdf, protectedPayload, refuseOverLimits } from "../source.js";
+import { beyondRepair, probePdf, protectedPayload } from "../source.js";
 import { type EngineContext, type EngineInput, type EngineResult, pdfContentType } from "../types.js";
 import { freshDir } from "../workspace.js";
 
@@ -38,10 +37,7 @@ export async function unlock(
 ): Promise<EngineResult> {
   const name = displayName(input.name);
   return runOperation(ctx, name, async (scratchDir) => {
-    const sniffed = await sniffFile(input.path);
-    if (!sniffed.pdf) throw notAPdf(name, sniffed.looksLike);
-    const probe = await probeWithMupdf(input.path);
-    refuseOverLimits(probe, name);
+    const probe = await probePdf(input);
     const output = join(await freshDir(ctx.workDir, "unlock"), "unlocked.pdf");
     const result = (engine: string, warnings: string[]): EngineResult => ({
       outputs: [{ path: output, name: pdfNameLike(input.name), contentType: pdfContentType }],
