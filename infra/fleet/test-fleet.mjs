@@ -291,13 +291,26 @@ const MAGIC = {
   "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "PK",
 };
 
-/** Downloads every output of a done job and checks it starts as its content type says. */
+/** Whether the bytes are a file of the content type: its magic bytes, or for JSON (pdf-info's report), JSON. */
+function isContentType(bytes, contentType) {
+  if (contentType === "application/json") {
+    try {
+      JSON.parse(bytes.toString("utf8"));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  const magic = MAGIC[contentType];
+  return magic !== undefined && bytes.subarray(0, magic.length).toString("latin1") === magic;
+}
+
+/** Downloads every output of a done job and checks it is what its content type says. */
 async function checkOutputs(job) {
   const sizes = [];
   for (const output of job.outputs) {
     const bytes = Buffer.from(await (await fetch(output.url)).arrayBuffer());
-    const magic = MAGIC[output.contentType];
-    if (!magic || bytes.subarray(0, magic.length).toString("latin1") !== magic)
+    if (!isContentType(bytes, output.contentType))
       throw new FleetFailure(`${job.operation}: ${output.name} (${output.contentType}) is not what it says`);
     sizes.push(bytes.length);
   }
