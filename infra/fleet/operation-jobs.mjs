@@ -7,7 +7,7 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CORPUS = join(ROOT, "..", "shared", "corpus");
 
 export const sample = join(ROOT, "examples", "sample-a.pdf");
-const corpus = (path) => join(CORPUS, path);
+export const corpus = (path) => join(CORPUS, path);
 const WEBHOOK_URL = "http://webhook-receiver:8099/hook";
 /**
  * The job of each operation that needs more than the sample PDF without options: its inputs, options

@@ -26,7 +26,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { jobOf, sample } from "./operation-jobs.mjs";
+import { corpus, jobOf, sample } from "./operation-jobs.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 // The operation catalogue, as the images run it (npm run setup builds it).
