@@ -156,7 +156,7 @@ function versionOf(doc: PdfDocument, root: Mupdf.PDFObject): string {
 function pageRuns(doc: PdfDocument, pages: number): PageRun[] {
   const runs: PageRun[] = [];
   for (let index = 0; index < pages; index += 1) {
-    const page = pageLook(doc.findPage(index));
+    const page = pageLook(doc, index);
     const last = runs.at(-1);
     if (last && last.width === page.width && last.height === page.height && last.rotation === page.rotation)
       last.to = index + 1;
@@ -165,37 +165,20 @@ function pageRuns(doc: PdfDocument, pages: number): PageRun[] {
   return runs;
 }
 
-function pageLook(page: Mupdf.PDFObject): Omit<PageRun, "from" | "to"> {
-  const media = boxOf(page.getInheritable("MediaBox")) ?? [0, 0, 612, 792];
-  const crop = boxOf(page.getInheritable("CropBox"));
-  const [x0, y0, x1, y1] = crop === undefined ? media : intersect(media, crop);
-  const turn = page.getInheritable("Rotate");
-  const rotation = (((Math.round((turn.isNumber() ? turn.asNumber() : 0) / 90) * 90) % 360) + 360) % 360;
-  const width = round(x1 - x0);
-  const height = round(y1 - y0);
-  const sideways = rotation === 90 || rotation === 270;
-  return {
-    width: sideways ? height : width,
-    height: sideways ? width : height,
-    rotation: rotation as PageRun["rotation"],
-  };
-}
-
-type Box = [number, number, number, number];
-
-function boxOf(value: Mupdf.PDFObject): Box | undefined {
-  if (!value.isArray() || value.length !== 4) return undefined;
-  const numbers = [0, 1, 2, 3]
-    .map((index) => value.get(index))
-    .map((item) => (item.isNumber() ? item.asNumber() : Number.NaN));
-  if (numbers.some((number) => !Number.isFinite(number))) return undefined;
-  const [a, b, c, d] = numbers as Box;
-  return [Math.min(a, c), Math.min(b, d), Math.max(a, c), Math.max(b, d)];
-}
-
-function intersect(a: Box, b: Box): Box {
-  const box: Box = [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])];
-  return box[2] > box[0] && box[3] > box[1] ? box : a;
+/**
+ * The page as it shows, the way the project reads it everywhere (stamps, PDF to Image): MuPDF's bounds
+ * of the loaded page are the visible box (CropBox within MediaBox) with /Rotate applied.
+ */
+function pageLook(doc: PdfDocument, index: number): Omit<PageRun, "from" | "to"> {
+  const page = doc.loadPage(index);
+  try {
+    const [x0, y0, x1, y1] = page.getBounds();
+    const turn = page.getObject().getInheritable("Rotate");
+    const rotation = (((Math.round((turn.isNumber() ? turn.asNumber() : 0) / 90) * 90) % 360) + 360) % 360;
+    return { width: round(x1 - x0), height: round(y1 - y0), rotation: rotation as PageRun["rotation"] };
+  } finally {
+    page.destroy();
+  }
 }
 
 function isTrue(value: Mupdf.PDFObject): boolean {
