@@ -120,7 +120,9 @@ beforeAll(async () => {
   converter = new OfficeConverter({
     instances: 2,
     maxConversionsPerInstance: 100,
-    conversionTimeoutMs: 90_000,
+    // A hang guard, not a speed test: the 916-page spreadsheet takes about 20 s alone and took over 90 s
+    // once in a whole run, beside two other test files and their LibreOffice instances on two cores.
+    conversionTimeoutMs: 300_000,
     workDir: join(outRoot, "work"),
   });
   // Two workers, as many as instances, so each time below is one conversion and not a wait in the queue;
@@ -146,7 +148,7 @@ beforeAll(async () => {
     }
   };
   await Promise.all([worker(), worker()]);
-}, 240_000);
+}, 600_000);
 
 afterAll(async () => {
   await converter.close();
@@ -188,8 +190,8 @@ describe("every Office file of the corpus", () => {
       const failure = result.error as JobFailure;
       expect(failure.code).toBe(expectation.fails);
       expect(failure.message).toMatch(expectation.message);
-      // Failures are quick: no password prompt or repair dialog is ever waited for.
-      expect(result.ms).toBeLessThan(5_000);
+      // Failures come well before the timeout: no password prompt or repair dialog is ever waited for.
+      expect(result.ms).toBeLessThan(30_000);
       return;
     }
     if (!result.ok) throw result.error;
