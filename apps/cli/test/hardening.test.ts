@@ -39,6 +39,7 @@ const pdfOperations: [string, unknown][] = [
   ["/v1/convert/pdf-to-word", undefined],
   ["/v1/convert/pdf-to-powerpoint", undefined],
   ["/v1/convert/pdf-to-excel", undefined],
+  ["/v1/convert/pdf-to-markdown", undefined],
   ["/v1/convert/pdf-to-pdfa", undefined],
 ];
 /** Codes that say what is wrong with the input (no_tables: PDF to Excel found none, as it should). */

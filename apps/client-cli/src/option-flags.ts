@@ -4,12 +4,13 @@ import { UsageError } from "./usage-error.js";
 
 /*
  * An operation's options as command-line flags: `targetKB` → `--target-kb <integer>`, arrays as
- * comma-separated lists, booleans as `--grayscale` / `--no-grayscale`, enums as commander choices.
+ * comma-separated lists, booleans as `--grayscale` / `--no-grayscale`, enums as commander choices, objects
+ * as JSON (`--chunking '{"maxCharacters":2000}'`).
  * Only the value's type and an enum's choices are checked here; ranges, patterns and required options
  * are the API's to check, so its answer (400 invalid_options, naming the option) is the one rule book.
  */
 
-type ValueType = "string" | "integer" | "number" | "boolean" | "array";
+type ValueType = "string" | "integer" | "number" | "boolean" | "array" | "object";
 
 /** `targetKB` → `target-kb`, `userPassword` → `user-password`. */
 export function kebabCase(name: string): string {
@@ -31,7 +32,11 @@ export function flagName(option: OptionInfo): string {
 function valueType(option: OptionInfo): ValueType {
   const type: unknown = option.type;
   const first: unknown = Array.isArray(type) ? type[0] : type;
-  return first === "integer" || first === "number" || first === "boolean" || first === "array"
+  return first === "integer" ||
+    first === "number" ||
+    first === "boolean" ||
+    first === "array" ||
+    first === "object"
     ? first
     : "string";
 }
@@ -100,6 +105,8 @@ function placeholder(option: OptionInfo): string {
       return "<number>";
     case "array":
       return "<list>";
+    case "object":
+      return "<json>";
     default:
       return option.enum === undefined ? "<text>" : "<choice>";
   }
@@ -133,9 +140,24 @@ export function commanderOptions(option: OptionInfo): Option[] {
     if (itemChoices !== undefined) flag.choices(itemChoices);
     return [flag.argParser((raw) => parseList(raw, itemType, itemChoices))];
   }
+  if (type === "object") return [flag.argParser(parseJsonObject)];
   const choices = choicesOf(option.enum);
   if (choices !== undefined) flag.choices(choices);
   return [flag.argParser((raw) => parseScalar(raw, type, choices))];
+}
+
+/** An object option's JSON; its fields are the API's to check. */
+function parseJsonObject(raw: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new InvalidArgumentError("Not JSON: give an object such as '{\"maxCharacters\":2000}'.");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new InvalidArgumentError("Not a JSON object.");
+  }
+  return { ...value };
 }
 
 /** The attribute commander stores a flag's value under (`--target-kb` → `targetKb`). */

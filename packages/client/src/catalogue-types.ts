@@ -3,7 +3,7 @@ import type { OperationId } from "./types.js";
 /** One option of an operation, reduced from its JSON Schema. */
 export interface OptionInfo {
   readonly name: string;
-  readonly type: "string" | "integer" | "number" | "boolean" | "array";
+  readonly type: "string" | "integer" | "number" | "boolean" | "array" | "object";
   readonly required: boolean;
   readonly description: string;
   readonly enum?: readonly (string | number)[];

@@ -4,6 +4,7 @@ import { CompressOptions } from "./options/compress.js";
 import { FlattenOptions, MetadataOptions, PageNumbersOptions, WatermarkOptions } from "./options/edits.js";
 import { HtmlToPdfOptions } from "./options/html-to-pdf.js";
 import { ImageToPdfOptions, PdfToImageOptions } from "./options/images.js";
+import { PdfToMarkdownOptions } from "./options/markdown.js";
 import { NoOptions } from "./options/no-options.js";
 import { OcrOptions } from "./options/ocr.js";
 import { RotateOptions, SplitOptions } from "./options/pages.js";
@@ -328,6 +329,27 @@ export const catalogue = {
     output: { extension: ".xlsx", count: "per-input" },
     lane: "heavy",
     runner: freshSandbox("@octavo/pdf-office", "pdfToExcel"),
+    workerClass: "heavy",
+    programs: pdfInput,
+    // Scanned pages are OCRed first, a page per core.
+    concurrency: 1,
+  },
+  "pdf-to-markdown": {
+    path: "/v1/convert/pdf-to-markdown",
+    title: "PDF to Markdown",
+    credits: 2,
+    files: onePdf,
+    description:
+      "Converts to Markdown, JSON or plain text for search and language models: the text in reading order " +
+      "(columns, paragraphs joined, hyphenation undone), headings from the font sizes and the outline, lists, " +
+      "tables (GFM, or HTML where cells span), figures with their captions, footnotes, code and links; " +
+      "running headers and page numbers left out. Scanned pages are OCRed first. format json gives every " +
+      "block with its page and box (the MarkdownDocument schema), and chunks when chunking is set.",
+    options: PdfToMarkdownOptions,
+    output: { extension: ".md", count: "several" },
+    lane: "heavy",
+    // The document's text passes through JavaScript (layout analysis).
+    runner: freshSandbox("@octavo/pdf-office/markdown/pdf-to-markdown", "pdfToMarkdown"),
     workerClass: "heavy",
     programs: pdfInput,
     // Scanned pages are OCRed first, a page per core.

@@ -26,6 +26,13 @@ export {
   serviceLimits,
   webhookSignatureHeader,
 } from "./limits.js";
+export {
+  MarkdownChunk,
+  MarkdownDocument,
+  MarkdownElement,
+  type MarkdownElementType,
+  markdownElementTypes,
+} from "./markdown-document.js";
 export { buildOpenApiDocument } from "./openapi/document.js";
 export {
   isJobKind,

@@ -15,7 +15,7 @@ export { repair } from "./operations/repair.js";
 export { type RotateOptions, rotate } from "./operations/rotate.js";
 export { type SplitOptions, split } from "./operations/split.js";
 export { type UnlockOptions, unlock } from "./operations/unlock.js";
-export { type PageRange, parsePageRanges, requireWithin } from "./page-ranges.js";
+export { type PageRange, parsePageRanges, requireWithin, selectPages } from "./page-ranges.js";
 export { findProgram } from "./programs.js";
 export { qpdfCheck } from "./qpdf.js";
 export type { Assessment } from "./repair/assess.js";

@@ -41,3 +41,14 @@ export function requireWithin(ranges: PageRange[], pages: number, fileName: stri
     `The ${label} ${formatRange(outside)} is outside ${fileName}, which has ${pages} page${pages === 1 ? "" : "s"}.`,
   );
 }
+
+/** The selected 1-based pages, once each and in page order; a page beyond the document fails. */
+export function selectPages(ranges: PageRange[] | undefined, pages: number, fileName: string): number[] {
+  if (ranges === undefined) return Array.from({ length: pages }, (_, index) => index + 1);
+  requireWithin(ranges, pages, fileName);
+  const selected = new Set<number>();
+  for (const range of ranges) {
+    for (let page = range.from; page <= range.to; page += 1) selected.add(page);
+  }
+  return [...selected].sort((a, b) => a - b);
+}

@@ -14,6 +14,7 @@ import {
   parsePageRanges,
   reportProgress,
   runOperation,
+  selectPages,
   stemOf,
   withPdf,
 } from "@octavo/engines";
@@ -25,7 +26,7 @@ import {
   type ImageFormat,
   imageFormats,
 } from "./render-encode.js";
-import { dpiBounds, type PlannedPage, planRender, selectPages, totalPixels } from "./render-plan.js";
+import { dpiBounds, type PlannedPage, planRender, totalPixels } from "./render-plan.js";
 
 export interface PdfToImageOptions {
   format: ImageFormat;

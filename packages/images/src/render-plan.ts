@@ -1,5 +1,5 @@
 import { imageRenderLimits } from "@octavo/contracts/limits";
-import { JobFailure, type PageRange, type PdfDocument, requireWithin } from "@octavo/engines";
+import { JobFailure, type PdfDocument } from "@octavo/engines";
 import { count } from "./count.js";
 
 /** The dpi option's bounds: below 36 text is unreadable, above 600 pages outgrow every use but print. */
@@ -16,17 +16,6 @@ export interface PlannedPage {
 export interface DimensionLimit {
   format: string;
   maxSide: number;
-}
-
-/** The selected 1-based pages, once each and in page order; a page beyond the document fails. */
-export function selectPages(ranges: PageRange[] | undefined, pages: number, fileName: string): number[] {
-  if (ranges === undefined) return Array.from({ length: pages }, (_, index) => index + 1);
-  requireWithin(ranges, pages, fileName);
-  const selected = new Set<number>();
-  for (const range of ranges) {
-    for (let page = range.from; page <= range.to; page += 1) selected.add(page);
-  }
-  return [...selected].sort((a, b) => a - b);
 }
 
 /**

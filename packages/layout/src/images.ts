@@ -46,11 +46,23 @@ function renderArea(page: Mupdf.Page, box: ImageBlock["box"]): Mupdf.Pixmap {
   return pixmap;
 }
 
-export function imageBlocks(page: Mupdf.Page, raws: RawImage[]): ImageBlock[] {
+export function imageBlocks(page: Mupdf.Page, raws: RawImage[], withData = true): ImageBlock[] {
   const out: ImageBlock[] = [];
   for (const { box, image } of raws) {
     try {
       if (box.x1 - box.x0 < minSide || box.y1 - box.y0 < minSide) continue;
+      if (!withData) {
+        const [width, height] = [image.getWidth(), image.getHeight()];
+        out.push({
+          kind: "image",
+          box: roundBox(box),
+          data: new Uint8Array(0),
+          mime: "image/png",
+          width,
+          height,
+        });
+        continue;
+      }
       const large = image.getWidth() * image.getHeight() > maxPixels;
       const pixmap = large ? renderArea(page, box) : image.toPixmap();
       try {

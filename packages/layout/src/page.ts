@@ -13,6 +13,12 @@ import type { Block, Box, ImageBlock, PageLayout, Table, TextLine } from "./type
 export interface AnalyzeOptions {
   /** Extract images as PNG blocks (default true). */
   images?: boolean;
+  /**
+   * Encode each image's pixels (default true). false gives image blocks with their boxes and pixel sizes
+   * but empty data, for a writer that only marks where figures are: decoding and PNG-encoding is most of
+   * an illustrated page's time.
+   */
+  imageData?: boolean;
   /** Look for ruled and borderless tables (default true). */
   tables?: boolean;
 }
@@ -67,7 +73,7 @@ export function analyzePage(page: mupdf.Page, index: number, options: AnalyzeOpt
   const items: Item[] = [
     ...lines.filter((l) => l.rotation === 0).map((line) => ({ box: line.box, line })),
     ...tables.map((block) => ({ box: block.box, block })),
-    ...imageBlocks(page, images).map((block) => ({ box: block.box, block })),
+    ...imageBlocks(page, images, options.imageData ?? true).map((block) => ({ box: block.box, block })),
   ];
   const content = unionBoxes([...items.map((i) => i.box), ...rotated.map((l) => l.box)]);
   const frame = isEmptyBox(content) ? { x0: bx0, y0: by0, x1: bx1, y1: by1 } : content;

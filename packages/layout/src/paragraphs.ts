@@ -7,8 +7,29 @@ function overlapsHorizontally(a: Box, b: Box): boolean {
   return Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0;
 }
 
+/**
+ * The line pitch most of the region's lines are set at, when it is clear (at least three pitches
+ * between lines of one size, half of them within 10 % of it): double-spaced text then reads as
+ * paragraphs, not as a paragraph per line.
+ */
+function usualPitchOf(lines: TextLine[]): number | undefined {
+  const pitches: number[] = [];
+  for (let index = 1; index < lines.length; index += 1) {
+    const prev = lines[index - 1] as TextLine;
+    const next = lines[index] as TextLine;
+    const pitch = next.baseline - prev.baseline;
+    const sameSize =
+      Math.abs(lineSize(prev) - lineSize(next)) <= 0.15 * Math.min(lineSize(prev), lineSize(next));
+    if (pitch > 0 && sameSize && overlapsHorizontally(prev.box, next.box)) pitches.push(pitch);
+  }
+  if (pitches.length < 3) return undefined;
+  const usual = median(pitches);
+  const near = pitches.filter((pitch) => Math.abs(pitch - usual) <= 0.1 * usual).length;
+  return near * 2 >= pitches.length ? usual : undefined;
+}
+
 /** Whether `next` starts a new paragraph rather than continuing `current`. */
-function startsNewParagraph(current: TextLine[], next: TextLine): boolean {
+function startsNewParagraph(current: TextLine[], next: TextLine, usualPitch?: number): boolean {
   const prev = current[current.length - 1];
   const first = current[0];
   if (!prev || !first) return true;
@@ -25,7 +46,9 @@ function startsNewParagraph(current: TextLine[], next: TextLine): boolean {
     const before = current[current.length - 2];
     const usual = before ? prev.baseline - before.baseline : pitch;
     if (pitch > usual * 1.3 + 1) return true;
-  } else if (next.box.y0 - prev.box.y1 > 0.8 * size || pitch > 2.2 * size) return true;
+  } else if (usualPitch === undefined || Math.abs(pitch - usualPitch) > 0.1 * usualPitch) {
+    if (next.box.y0 - prev.box.y1 > 0.8 * size || pitch > 2.2 * size) return true;
+  }
   if (listMarkerOf(next)) return true;
   if (lineIsBold(prev) !== lineIsBold(next) && (lineIsBold(prev) || current.length === 1)) return true;
   // A first-line indent after body lines opens the next paragraph.
@@ -74,8 +97,9 @@ export function buildParagraphs(lines: TextLine[], region: Box, bodySize: number
     previousBottom = Math.max(...current.map((l) => l.box.y1));
     current = [];
   };
+  const usualPitch = usualPitchOf(lines);
   for (const line of lines) {
-    if (current.length && startsNewParagraph(current, line)) flush();
+    if (current.length && startsNewParagraph(current, line, usualPitch)) flush();
     current.push(line);
   }
   flush();

@@ -82,6 +82,26 @@ export function pageColumns<T extends Placed>(items: T[], minGutter: number): T[
   });
 }
 
+/** A gutter of a multi-column stretch of the page, with the items of the stretch on each side. */
+export interface StretchGutter<T extends Placed> {
+  x0: number;
+  x1: number;
+  left: T[];
+  right: T[];
+}
+
+/** The gutters of the page's multi-column stretches (one level deep, as pageColumns cuts them). */
+export function stretchGutters<T extends Placed>(items: T[], minGutter: number): StretchGutter<T>[] {
+  return stretches(items, minGutter).flatMap((group) =>
+    gutters(group, minGutter).map(([x0, x1]) => ({
+      x0,
+      x1,
+      left: group.filter((item) => item.box.x1 <= x0),
+      right: group.filter((item) => item.box.x0 >= x1),
+    })),
+  );
+}
+
 /**
  * Recursive XY-cut that keeps columns whole: bands are grouped while the group still has a
  * vertical gutter, so two columns whose lines share baselines are not read across.

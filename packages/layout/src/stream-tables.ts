@@ -2,7 +2,7 @@ import { unionBoxes } from "./geometry.js";
 import type { Glyph } from "./glyphs.js";
 import { columnLineReach, flush, isJustifiedLine, joinStretchedSpaces, minLineWords } from "./justified.js";
 import { glyphRuns, runText } from "./lines.js";
-import { minGutterPt, pageColumns } from "./reading-order.js";
+import { minGutterPt, pageColumns, stretchGutters } from "./reading-order.js";
 import type { Point } from "./rulings.js";
 import { splitTightColumns, streamColumns } from "./stream-columns.js";
 import { pourIntoGrid } from "./table-build.js";
@@ -225,7 +225,11 @@ export function streamTables(
     .map((r) => ({ glyphs: r.glyphs, text: runText(r.glyphs) }))
     .filter((f) => f.text !== "");
   const rows = joinStretchedSpaces(textRows(fragments));
-  const across = tablesIn(rows, bodySize, slants);
+  const gutters = proseGutters(
+    rows.flatMap((row) => row.fragments),
+    Math.max(minGutterPt, bodySize),
+  );
+  const across = tablesIn(rows, bodySize, slants, gutters);
   const left = rows.flatMap((row) => row.fragments).filter((f) => !f.glyphs.some((g) => across.taken.has(g)));
   const inColumns = pageColumns(left, Math.max(minGutterPt, bodySize)).map((column) =>
     tablesIn(textRows(column), bodySize, slants),
@@ -235,10 +239,45 @@ export function streamTables(
   return { tables: found.flatMap((f) => f.tables), rest: glyphs.filter((g) => !taken.has(g)) };
 }
 
+/** Lines of prose on each side that make a gutter one between columns of text. */
+const minProseLinesBeside = 3;
+const proseLineWords = 6;
+
+/** The gutters of the page's multi-column stretches that have running text on both sides. */
+function proseGutters(fragments: Fragment[], gutter: number): { x0: number; x1: number }[] {
+  const prose = (side: Fragment[]) =>
+    side.filter((f) => wordCount(f) >= proseLineWords).length >= minProseLinesBeside;
+  return stretchGutters(fragments, gutter).filter((found) => prose(found.left) && prose(found.right));
+}
+
+/**
+ * Rows of cells on both sides of the gutter, as a share of the smaller side's: two tables side by side
+ * share fewer (a wide table's rows are one row on both sides).
+ */
+const minSharedRows = 0.5;
+
+/**
+ * Whether a borderless table read across the page pairs what are two columns' contents: it spans a
+ * gutter between columns of running text, each side has rows of several cells of its own, and those
+ * rows mostly fall at different heights on the two sides. A wide table's rows run across its own gaps;
+ * two tables side by side in two columns have rows of their own, left to the pass within each column.
+ */
+function pairsColumns(run: TextRow[], extent: Box, gutters: { x0: number; x1: number }[]): boolean {
+  return gutters.some((gutter) => {
+    if (extent.x0 >= gutter.x0 || extent.x1 <= gutter.x1) return false;
+    const left = run.filter((row) => row.fragments.filter((f) => f.box.x1 <= gutter.x0).length >= 2);
+    const right = run.filter((row) => row.fragments.filter((f) => f.box.x0 >= gutter.x1).length >= 2);
+    if (left.length < minRows || right.length < minRows) return false;
+    const shared = left.filter((row) => right.includes(row)).length;
+    return shared < minSharedRows * Math.min(left.length, right.length);
+  });
+}
+
 function tablesIn(
   rows: TextRow[],
   bodySize: number,
   slants: Point[],
+  pageGutters: { x0: number; x1: number }[] = [],
 ): { tables: Table[]; taken: Set<Glyph> } {
   const tables: Table[] = [];
   const taken = new Set<Glyph>();
@@ -249,6 +288,7 @@ function tablesIn(
     // Checked on the run's extent first: a diagram's labels cost no grid.
     const extent = unionBoxes(run.flatMap((r) => r.fragments.map((f) => f.box)));
     if (looksLikeProse(run) || drawnOver(extent, slants)) continue;
+    if (pairsColumns(run, extent, pageGutters)) continue;
     const columnEdges = splitTightColumns(run, found);
     const rowEdges = [run[0]?.top ?? 0];
     for (let i = 1; i < run.length; i++) {

@@ -61,7 +61,7 @@ export interface Paragraph {
 export interface ImageBlock {
   kind: "image";
   box: Box;
-  /** PNG or JPEG bytes as they will be embedded. */
+  /** PNG or JPEG bytes as they will be embedded; empty when the analysis was asked for boxes only. */
   data: Uint8Array;
   mime: "image/png" | "image/jpeg";
   /** Pixel size of `data`. */

@@ -5,6 +5,8 @@ import type { Mupdf as mupdf } from "@octavo/mupdf";
 export interface PageOptions {
   /** Extract images (Word needs them; PowerPoint renders them into the background instead). */
   images: boolean;
+  /** Encode the images' pixels (default true); false gives their boxes only. */
+  imageData?: boolean;
   tables: boolean;
 }
 
@@ -17,8 +19,12 @@ export function analyzePage(
 ): PageLayout {
   let layout: PageLayout | undefined;
   try {
-    layout = analyzeDocument(doc, { pages: [index], images: options.images, tables: options.tables })
-      .pages[0];
+    layout = analyzeDocument(doc, {
+      pages: [index],
+      images: options.images,
+      imageData: options.imageData ?? true,
+      tables: options.tables,
+    }).pages[0];
   } catch (error) {
     throw new JobFailure(
       "conversion_failed",

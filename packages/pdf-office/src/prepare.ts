@@ -24,6 +24,15 @@ export interface PreparedPdf {
   engines: string[];
 }
 
+/** When pages are OCRed: auto, the scans without a text layer; always, every page; never, none. */
+export interface OcrChoice {
+  mode: "auto" | "always" | "never";
+  /** Tesseract language codes. */
+  languages: string[];
+}
+
+const scansInEnglish: OcrChoice = { mode: "auto", languages: ["eng"] };
+
 /** Share of the progress bar the preparation takes when OCR runs. */
 const ocrShare = 0.4;
 
@@ -36,6 +45,7 @@ export async function preparePdf(
   name: string,
   scratchDir: string,
   ctx: EngineContext,
+  choice: OcrChoice = scansInEnglish,
 ): Promise<PreparedPdf> {
   const sourceDir = join(scratchDir, "source");
   await mkdir(sourceDir);
@@ -43,7 +53,12 @@ export async function preparePdf(
   const warnings = [...source.warnings];
   const mupdf = await loadMupdf();
   let doc = new mupdf.PDFDocument(await readFile(source.path));
-  const scanned = scannedPages(doc, ctx.signal);
+  const scanned =
+    choice.mode === "never"
+      ? []
+      : choice.mode === "always"
+        ? Array.from({ length: doc.countPages() }, (_, index) => index)
+        : scannedPages(doc, ctx.signal);
   if (scanned.length === 0)
     return { doc, path: source.path, pages: source.pages, ocrPages: new Set(), warnings, engines: [] };
 
@@ -53,7 +68,7 @@ export async function preparePdf(
   try {
     const result = await ocr(
       { path: source.path, name: input.name },
-      { languages: ["eng"], deskew: false, force: false },
+      { languages: choice.languages, deskew: false, force: choice.mode === "always" },
       {
         workDir: ocrDir,
         ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
@@ -71,12 +86,14 @@ export async function preparePdf(
   }
   doc.destroy();
   doc = new mupdf.PDFDocument(await readFile(ocrPath));
-  const stillScanned = new Set(scannedPages(doc, ctx.signal));
+  const stillScanned = new Set(choice.mode === "always" ? [] : scannedPages(doc, ctx.signal));
   const ocrPages = new Set(scanned.filter((index) => !stillScanned.has(index)));
   const recognised = [...ocrPages];
   if (recognised.length > 0) {
     warnings.push(
-      `${capitalise(pageList(recognised))} of ${name} ${verb(recognised)} scanned: the text was recognised by OCR (Tesseract, English) and may contain mistakes.`,
+      choice.mode === "always"
+        ? `The text of ${name} was recognised by OCR (Tesseract, ${languageNames(choice.languages)}) on every page and may contain mistakes.`
+        : `${capitalise(pageList(recognised))} of ${name} ${verb(recognised)} scanned: the text was recognised by OCR (Tesseract, ${languageNames(choice.languages)}) and may contain mistakes.`,
     );
   }
   if (stillScanned.size > 0) {
@@ -85,7 +102,7 @@ export async function preparePdf(
   return { doc, path: ocrPath, pages: doc.countPages(), ocrPages, warnings, engines: ["ocrmypdf"] };
 }
 
-/** Zero-based pages that have no text but an image over most of the page: scans waiting for OCR. */
+/** Zero-based pages that have no text but images over most of the page: scans waiting for OCR. */
 function scannedPages(doc: Mupdf.PDFDocument, signal: AbortSignal | undefined): number[] {
   const found: number[] = [];
   const count = doc.countPages();
@@ -105,14 +122,15 @@ function scannedPages(doc: Mupdf.PDFDocument, signal: AbortSignal | undefined): 
         onImageBlock: (bbox, _matrix, image) => {
           // MuPDF.js wraps the block's image without a reference of its own (see forgetBorrowed).
           forgetBorrowed(image);
-          imageArea = Math.max(imageArea, (bbox[2] - bbox[0]) * (bbox[3] - bbox[1]));
+          // Summed: a scan may be stored as strips, each under half the page.
+          imageArea += (bbox[2] - bbox[0]) * (bbox[3] - bbox[1]);
         },
       });
     } finally {
       text.destroy();
       page.destroy();
     }
-    // A scan fills most of its page; a lone photo on an otherwise empty page is not sent to OCR.
+    // A scan fills most of its page; a small photo on an otherwise empty page is not sent to OCR.
     if (chars === 0 && imageArea >= 0.5 * pageArea) found.push(index);
   }
   return found;
@@ -123,6 +141,21 @@ export function pageList(zeroBased: number[]): string {
   const shown = numbers.slice(0, 10).join(", ");
   const more = numbers.length > 10 ? ` and ${numbers.length - 10} more` : "";
   return `${numbers.length === 1 ? "page" : "pages"} ${shown}${more}`;
+}
+
+const languageNamesInEnglish = new Intl.DisplayNames(["en"], { type: "language" });
+
+/** "English", "English and German": Tesseract codes are ISO 639-2 with a script suffix ("chi_sim"). */
+function languageNames(codes: string[]): string {
+  const names = codes.map((code) => {
+    const base = code.split("_")[0] ?? code;
+    try {
+      return languageNamesInEnglish.of(base) ?? code;
+    } catch {
+      return code;
+    }
+  });
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
 
 function verb(pages: number[]): string {

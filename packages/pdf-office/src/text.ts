@@ -15,7 +15,11 @@ const cjk = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]
  * ("exam-" + "ple" → "example" when the next line goes on in lower case), neighbouring runs of the same
  * style merged.
  */
-export function paragraphPieces(paragraph: Paragraph, ocr = false): StyledPiece[] {
+export function paragraphPieces(
+  paragraph: Paragraph,
+  ocr = false,
+  keepsHyphen?: (before: string, after: string) => boolean,
+): StyledPiece[] {
   const pieces: StyledPiece[] = [];
   for (const line of paragraph.lines) {
     const spans = line.spans.filter((span) => span.text !== "");
@@ -23,7 +27,7 @@ export function paragraphPieces(paragraph: Paragraph, ocr = false): StyledPiece[
       const previous = pieces[pieces.length - 1];
       const text = normaliseSpaces(span.text);
       if (previous !== undefined) {
-        if (index === 0) joinLines(previous, text);
+        if (index === 0) joinLines(previous, text, keepsHyphen);
         else if (needsSpaceBetween(spans[index - 1] as TextSpan, span)) previous.text += " ";
       }
       append(pieces, { text, font: span.font, color: hexOf(span.color) });
@@ -73,10 +77,17 @@ export function lineText(line: TextLine): string {
   return line.spans.map((span) => span.text).join("");
 }
 
-function joinLines(previous: StyledPiece, next: string): void {
+function joinLines(
+  previous: StyledPiece,
+  next: string,
+  keepsHyphen?: (before: string, after: string) => boolean,
+): void {
   const hyphenated = /\p{L}[-\u00ad]$/u.exec(previous.text);
   if (hyphenated && /^\p{Ll}/u.test(next)) {
-    previous.text = previous.text.slice(0, -1);
+    // A compound the document writes with its hyphen keeps it; the lines then join without a space.
+    const hard = previous.text.endsWith("-");
+    if (!(hard && keepsHyphen?.(previous.text.slice(0, -1), next)))
+      previous.text = previous.text.slice(0, -1);
     return;
   }
   if (previous.text.endsWith("\u00ad")) previous.text = previous.text.slice(0, -1);

@@ -1,5 +1,5 @@
-// The corpus tests' engine process (a ChildPool of @octavo/testing runs two): PDF to Word, PowerPoint or
-// Excel of one file per call, or the tables @octavo/layout finds in it as the Excel writer receives them.
+// The corpus tests' engine process (a ChildPool of @octavo/testing runs two): PDF to Word, PowerPoint,
+// Excel or Markdown of one file per call, or the tables @octavo/layout finds in it as the Excel writer receives them.
 // Each call starts on a fresh MuPDF instance, as a reused sandbox of the worker does: a long run of
 // documents on one instance can corrupt MuPDF.js's WASM heap (see docs/engines.md).
 
@@ -7,9 +7,14 @@ import { readFileSync } from "node:fs";
 import { analyzeDocument, tablesOf, tableToGrid } from "@octavo/layout";
 import { renewMupdf } from "@octavo/mupdf";
 import { answerCalls } from "@octavo/testing/child-pool";
-import { pdfToExcel, pdfToPowerPoint, pdfToWord } from "../dist/index.js";
+import { pdfToExcel, pdfToMarkdown, pdfToPowerPoint, pdfToWord } from "../dist/index.js";
 
-const converters = { word: pdfToWord, powerpoint: pdfToPowerPoint, excel: pdfToExcel };
+const converters = {
+  word: pdfToWord,
+  powerpoint: pdfToPowerPoint,
+  excel: pdfToExcel,
+  markdown: pdfToMarkdown,
+};
 
 /** Each table's page, grid (tableToGrid) and merged areas ([row, col, rowSpan, colSpan], zero-based). */
 function tables(mupdf, path) {
@@ -32,7 +37,7 @@ function tables(mupdf, path) {
 }
 
 /**
- * { kind: "word" | "powerpoint" | "excel", path, name, workDir, options? } → { result | failure, seconds };
+ * { kind: "word" | "powerpoint" | "excel" | "markdown", path, name, workDir, options? } → { result | failure, seconds };
  * { kind: "tables", path } → the tables.
  */
 answerCalls(async ({ kind, path, name, workDir, options = {} }) => {

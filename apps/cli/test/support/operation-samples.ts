@@ -63,6 +63,12 @@ export const operationSamples: Record<OperationId, OperationSample> = {
     outputContentType: `${ooxml}.spreadsheetml.sheet`,
     outputs: 1,
   },
+  "pdf-to-markdown": {
+    files: [outline],
+    outputExtension: ".md",
+    outputContentType: "text/markdown; charset=utf-8",
+    outputs: 1,
+  },
   "pdf-to-pdfa": { files: [sampleA], options: { level: "2" }, ...pdf },
   protect: { files: [sampleA], options: { userPassword: "sample-secret" }, ...pdf },
   unlock: {
@@ -101,6 +107,8 @@ const signatures: Record<string, string> = {
   ".webp": "RIFF",
   // pdf-info's report: a JSON object.
   ".json": "{",
+  // PDF to Markdown of the outline sample, whose first block is its "Contents" heading.
+  ".md": "# ",
 };
 
 /** Whether the bytes start as a file of the extension should. */

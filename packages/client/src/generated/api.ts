@@ -312,6 +312,30 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/convert/pdf-to-markdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * PDF to Markdown
+         * @description Converts to Markdown, JSON or plain text for search and language models: the text in reading order (columns, paragraphs joined, hyphenation undone), headings from the font sizes and the outline, lists, tables (GFM, or HTML where cells span), figures with their captions, footnotes, code and links; running headers and page numbers left out. Scanned pages are OCRed first. format json gives every block with its page and box (the MarkdownDocument schema), and chunks when chunking is set.
+         *
+         *     Files: 1 file (.pdf), uploaded or given by URL. Credits: 2 credits, charged only if the job succeeds.
+         *
+         *     Answers 202 at once; poll statusUrl (or pass webhook_url on a paid plan) until the job is done or failed.
+         */
+        post: operations["pdfToMarkdown"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/convert/pdf-to-pdfa": {
         parameters: {
             query?: never;
@@ -799,7 +823,7 @@ export type components = {
             /** @description From 0 to 1; 1 when done. */
             progress: number;
             /** @description The operation the job runs; pipeline for a job of POST /v1/pipeline. */
-            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pipeline";
+            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-markdown" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pipeline";
             /** @description Credits the job costs if it succeeds; a failed job costs nothing. */
             credits: number;
             /**
@@ -855,7 +879,7 @@ export type components = {
         /** @description One step of a pipeline job (POST /v1/pipeline), in order. */
         JobStep: {
             /** @description The step's operation. */
-            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info";
+            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-markdown" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info";
             /** @description queued until it starts, then active, then done or failed. */
             status: "queued" | "active" | "done" | "failed";
             /**
@@ -939,6 +963,95 @@ export type components = {
                 /** @description Whether webhook_url may be used. */
                 webhooks: boolean;
             };
+        };
+        /** @description PDF to Markdown's JSON output (format json). */
+        MarkdownDocument: {
+            /** @description The input file's name. */
+            name: string;
+            /** @description Pages in the input file. */
+            pageCount: number;
+            /** @description The pages converted, in order. */
+            pages: number[];
+            /** @description The pages whose text came from OCR. */
+            ocrPages: number[];
+            elements: {
+                /**
+                 * @description What the block is. header and footer are running heads and page numbers, found by their repetition across pages (present only with headersFooters keep); formula is a display formula as its text.
+                 * @enum {string}
+                 */
+                type: "heading" | "paragraph" | "list" | "table" | "figure" | "caption" | "header" | "footer" | "footnote" | "formula" | "code";
+                /** @description 1-based page number. */
+                page: number;
+                /** @description [x0, y0, x1, y1] in PDF points, origin at the top left of the page as a viewer shows it, y downwards. */
+                bbox: number[];
+                /** @description The block's plain text: lines joined, hyphenation at line ends undone; a list's items and a table's rows one per line. */
+                text: string;
+                /** @description A heading's level, 1 the highest. */
+                level?: number;
+                /** @description A list's items in order. */
+                items?: {
+                    /** @constant */
+                    type: "list-item";
+                    /** @description 1-based page number. */
+                    page: number;
+                    /** @description [x0, y0, x1, y1] in PDF points, origin at the top left of the page as a viewer shows it, y downwards. */
+                    bbox: number[];
+                    /** @description The item's text without its marker. */
+                    text: string;
+                    /** @description The marker as printed: "•", "1.", "a)"… */
+                    marker: string;
+                    /** @description true when the marker is a number or a letter. */
+                    ordered: boolean;
+                    /** @description Nesting depth, 1 for the outermost items. */
+                    level: number;
+                    links?: {
+                        /** @description The linked text as it appears in `text`. */
+                        text: string;
+                        /** @description The link's target: a URL, or #page=N for a link inside the document. */
+                        uri: string;
+                    }[];
+                }[];
+                /** @description A table's row count. */
+                rows?: number;
+                /** @description A table's column count. */
+                columns?: number;
+                /** @description A table's cells, row by row. */
+                cells?: {
+                    /** @description 0-based row of the cell's top-left corner. */
+                    row: number;
+                    /** @description 0-based column of the cell's top-left corner. */
+                    column: number;
+                    rowSpan: number;
+                    columnSpan: number;
+                    /** @description The cell's text; lines inside the cell joined with a space. */
+                    text: string;
+                }[];
+                /** @description A figure's PNG output name, when images is files. */
+                image?: string;
+                /** @description Links whose text is in this block. */
+                links?: {
+                    /** @description The linked text as it appears in `text`. */
+                    text: string;
+                    /** @description The link's target: a URL, or #page=N for a link inside the document. */
+                    uri: string;
+                }[];
+            }[];
+            /** @description Present when options.chunking is given. */
+            chunks?: {
+                /** @description The chunk's Markdown. */
+                text: string;
+                /** @description Indexes into elements of the blocks the chunk holds, in order. */
+                elements: number[];
+                /** @description The headings the chunk's text is under, outermost first (a chunk that opens with a heading ends with it). */
+                headings: string[];
+                /** @description The pages the chunk's blocks are on. */
+                pages: {
+                    /** @description 1-based page number. */
+                    first: number;
+                    /** @description 1-based page number. */
+                    last: number;
+                };
+            }[];
         };
         /** @description This operation takes no options; send {} or leave options out. */
         NoOptions: Record<string, never>;
@@ -1044,6 +1157,55 @@ export type components = {
              * @enum {string}
              */
             mode?: "tables" | "pages";
+        };
+        /** @description Options of PDF to Markdown. */
+        PdfToMarkdownOptions: {
+            /**
+             * @description markdown: GitHub-flavoured Markdown (<name>.md); json: every block in reading order with its page, box and type (<name>.json, the MarkdownDocument schema); text: plain text, a blank line between blocks (<name>.txt).
+             * @default markdown
+             * @enum {string}
+             */
+            format?: "markdown" | "json" | "text";
+            /**
+             * Format: page-ranges
+             * @description Pages to convert, e.g. "1-3, 5". Omitted: all pages, in order. A range runs forwards: "5-2" is refused (write 2-5).
+             */
+            pages?: string;
+            /**
+             * @description none: figures are left out (their captions stay); placeholder: an <!-- image --> line where each figure is; files: each figure is also a PNG output (<name>-figure-<n>.png), linked from the Markdown by that name.
+             * @default placeholder
+             * @enum {string}
+             */
+            images?: "none" | "placeholder" | "files";
+            /**
+             * @description Mark where each page starts: <!-- page N --> in Markdown, a form feed between pages in text.
+             * @default false
+             */
+            pageBreaks?: boolean;
+            /**
+             * @description Running headers, footers and page numbers, found by their repetition across pages: drop leaves them out; keep writes them where they are.
+             * @default drop
+             * @enum {string}
+             */
+            headersFooters?: "drop" | "keep";
+            /**
+             * @description auto: pages with no text layer are OCRed first; always: every page is OCRed, replacing its text layer's reading; never: pages without text give no text.
+             * @default auto
+             * @enum {string}
+             */
+            ocr?: "auto" | "always" | "never";
+            /**
+             * @description OCR languages: 1 to 3 different language codes.
+             * @default [
+             *       "eng"
+             *     ]
+             */
+            languages?: ("eng" | "spa" | "por" | "fra" | "deu" | "ita" | "nld" | "ind" | "swa" | "hin" | "ara" | "rus" | "tur" | "vie" | "chi_sim" | "jpn" | "kor")[];
+            /** @description Group the blocks into chunks for retrieval (format json only): a chunk never splits a table row or a sentence, and carries its heading path and pages. Omitted: no chunks. */
+            chunking?: {
+                /** @description The longest chunk, in characters of its Markdown. */
+                maxCharacters: number;
+            };
         };
         /** @description Options of PDF to PDF/A. */
         PdfToPdfaOptions: {
@@ -2461,6 +2623,87 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    pdfToMarkdown: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours returns the first answer and creates no second job; the same key with a different request answers 409 idempotency_conflict. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description Input files, repeatable, processed in the order sent. */
+                    file?: string[];
+                    /** @description Public URL of an input file, repeatable. */
+                    url?: string[];
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
+                    options?: string;
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                };
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls?: string[];
+                    options?: components["schemas"]["PdfToMarkdownOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["PdfToMarkdownOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the job is queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["NotInPlan"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     pdfToPdfa: {
         parameters: {
             query?: never;
@@ -3358,6 +3601,10 @@ export interface operations {
                         options?: components["schemas"]["PdfToExcelOptions"];
                     } | {
                         /** @constant */
+                        operation: "pdf-to-markdown";
+                        options?: components["schemas"]["PdfToMarkdownOptions"];
+                    } | {
+                        /** @constant */
                         operation: "pdf-to-pdfa";
                         options?: components["schemas"]["PdfToPdfaOptions"];
                     } | {
@@ -3464,6 +3711,10 @@ export interface operations {
                         options?: components["schemas"]["PdfToExcelOptions"];
                     } | {
                         /** @constant */
+                        operation: "pdf-to-markdown";
+                        options?: components["schemas"]["PdfToMarkdownOptions"];
+                    } | {
+                        /** @constant */
                         operation: "pdf-to-pdfa";
                         options?: components["schemas"]["PdfToPdfaOptions"];
                     } | {
@@ -3542,7 +3793,7 @@ export interface operations {
                 /** @description Only jobs in this status. */
                 status?: "queued" | "active" | "done" | "failed";
                 /** @description Only jobs of this operation. */
-                operation?: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pipeline";
+                operation?: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-markdown" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pipeline";
                 /** @description Only jobs accepted at or after this time (RFC 3339). */
                 createdAfter?: string;
                 /** @description Only jobs accepted before this time (RFC 3339). */

@@ -17,6 +17,7 @@ export const operationPaths = {
   "pdf-to-word": "/v1/convert/pdf-to-word",
   "pdf-to-powerpoint": "/v1/convert/pdf-to-powerpoint",
   "pdf-to-excel": "/v1/convert/pdf-to-excel",
+  "pdf-to-markdown": "/v1/convert/pdf-to-markdown",
   "pdf-to-pdfa": "/v1/convert/pdf-to-pdfa",
   "protect": "/v1/protect",
   "unlock": "/v1/unlock",
@@ -44,6 +45,7 @@ export const operationExtensions: Record<keyof typeof operationPaths, readonly s
   "pdf-to-word": [".pdf"],
   "pdf-to-powerpoint": [".pdf"],
   "pdf-to-excel": [".pdf"],
+  "pdf-to-markdown": [".pdf"],
   "pdf-to-pdfa": [".pdf"],
   "protect": [".pdf"],
   "unlock": [".pdf"],
@@ -71,6 +73,7 @@ export interface OperationOptions {
   "pdf-to-word": components["schemas"]["NoOptions"];
   "pdf-to-powerpoint": components["schemas"]["NoOptions"];
   "pdf-to-excel": components["schemas"]["PdfToExcelOptions"];
+  "pdf-to-markdown": components["schemas"]["PdfToMarkdownOptions"];
   "pdf-to-pdfa": components["schemas"]["PdfToPdfaOptions"];
   "protect": components["schemas"]["ProtectOptions"];
   "unlock": components["schemas"]["UnlockOptions"];

@@ -1,4 +1,5 @@
 import { apiKeyPrefix, webhookSignatureHeader } from "../limits.js";
+import { MarkdownDocument } from "../markdown-document.js";
 import { operations } from "../operations.js";
 import { Account, ErrorBody, Job, JobCreated, JobList, JobStep, Output } from "../resources.js";
 import { type JsonSchema, toJsonSchema } from "../schema-helpers.js";
@@ -37,6 +38,7 @@ function componentSchemas(): Record<string, JsonSchema> {
     JobStep: toJsonSchema(JobStep),
     Output: toJsonSchema(Output),
     Account: toJsonSchema(Account),
+    MarkdownDocument: toJsonSchema(MarkdownDocument),
     ...Object.fromEntries(options),
   });
 }
