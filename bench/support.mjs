@@ -121,3 +121,56 @@ export async function postJob(base, key, path, files, options) {
     throw new Error(`POST ${path} answered ${answer.status}: ${await answer.text()}`);
   return (await answer.json()).id;
 }
+
+/**
+ * `octavo start` on a free loopback port, its data under `dataDir` (warnings and errors logged), with a
+ * Business account made first: {base, apiKey, headers, server}. Wait with untilReady(base); end with
+ * stopService(server).
+ */
+export async function serviceWithAccount(dataDir, email) {
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    OCTAVO_DATA_DIR: dataDir,
+    OCTAVO_PORT: String(port),
+    OCTAVO_LOG_LEVEL: "warn",
+  };
+  const { apiKey } = businessAccount(env, email);
+  const server = startService(env);
+  return { base: `http://127.0.0.1:${port}`, apiKey, headers: { authorization: `Bearer ${apiKey}` }, server };
+}
+
+/** A job's state once it is done or failed, long-polled 20 s at a time. */
+export async function finishedJob(base, key, id) {
+  const headers = { authorization: `Bearer ${key}` };
+  for (;;) {
+    const job = await (await fetch(`${base}/v1/jobs/${id}?wait=20`, { headers })).json();
+    if (job.status === "done" || job.status === "failed") return job;
+  }
+}
+
+/** An error as "Name: message" (a child's report of a failure). */
+export const errorText = (error) => `${error?.name ?? "Error"}: ${error?.message ?? String(error)}`;
+
+/**
+ * A conversion child's one conversion (bench/pdf-office/convert-child.mjs, bench/markdown/speed-child.mjs):
+ * `convert()` timed. Resolves to {ok: true, seconds, result} with what it resolved to, or, when it throws,
+ * {ok: false, phase: "convert", code, error, seconds}: a JobFailure's client-facing code (no_tables,
+ * conversion_failed, …), null for anything else.
+ */
+export async function timedConversion(convert) {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  try {
+    const result = await convert();
+    return { ok: true, seconds: seconds(), result };
+  } catch (error) {
+    return {
+      ok: false,
+      phase: "convert",
+      code: error?.code ?? null,
+      error: errorText(error),
+      seconds: seconds(),
+    };
+  }
+}

@@ -12,6 +12,7 @@
 // (node start and loading the engines are not on the job's path); the caller times the whole process too.
 import { mkdirSync } from "node:fs";
 import { basename } from "node:path";
+import { errorText, timedConversion } from "../support.mjs";
 
 const [kind, path, workDir] = process.argv.slice(2);
 const CONVERSIONS = {
@@ -35,30 +36,23 @@ let office;
 try {
   office = await import(new URL("../../packages/pdf-office/dist/index.js", import.meta.url).href);
 } catch (error) {
-  report({ ok: false, phase: "import", error: `${error.name}: ${error.message}` });
+  report({ ok: false, phase: "import", error: errorText(error) });
   process.exit(1);
 }
 
 mkdirSync(workDir, { recursive: true });
-const started = performance.now();
-try {
-  const result = await convert(office, { path, name: basename(path) }, { workDir });
-  report({
-    ok: true,
-    seconds: (performance.now() - started) / 1000,
-    output: result.outputs[0]?.path ?? null,
-    engine: result.engine,
-    warnings: result.warnings,
-  });
-} catch (error) {
-  // JobFailure carries the client-facing code (no_tables, conversion_failed, …); anything else is a bug.
-  report({
-    ok: false,
-    phase: "convert",
-    code: error?.code ?? null,
-    error: `${error?.name ?? "Error"}: ${error?.message ?? String(error)}`,
-    seconds: (performance.now() - started) / 1000,
-  });
-}
+const { result, ...outcome } = await timedConversion(() =>
+  convert(office, { path, name: basename(path) }, { workDir }),
+);
+report(
+  result
+    ? {
+        ...outcome,
+        output: result.outputs[0]?.path ?? null,
+        engine: result.engine,
+        warnings: result.warnings,
+      }
+    : outcome,
+);
 // Engines may leave handles open (worker threads, timers); the sandbox kills its child after one job too.
 process.exit(0);

@@ -11,60 +11,15 @@
 //
 //   pnpm exec turbo run build
 //   node bench/tables/api.mjs [--documents eu-001,us-025] > /tmp/tables-api.md
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
-import ExcelJS from "exceljs";
 import JSZip from "jszip";
-// The layout tests' own scoring, split and CSV reader (Node runs their TypeScript as it is).
-import { parseCsv } from "../../packages/layout/test/csv.ts";
-import { checkingHalf, tuningHalf } from "../../packages/layout/test/icdar2013-split.ts";
-import { scoreCells } from "../../packages/layout/test/table-score.ts";
-import { parseCellText } from "../../packages/pdf-office/dist/index.js";
-import { businessAccount, freePort, postJob, startService, stopService, untilReady } from "../support.mjs";
+import { finishedJob, postJob, serviceWithAccount, stopService, untilReady } from "../support.mjs";
+import { bestExcelF1, bestF1, excelTables, icdarDocuments } from "./icdar2013.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const tablesDir = join(root, "..", "shared", "corpus", "tables");
 const { values } = parseArgs({ options: { documents: { type: "string" } } });
-
-/** The truth tables of a document: the cells of each of its CSVs. */
-function truthTables(document) {
-  return readdirSync(tablesDir)
-    .filter((name) => name.startsWith(`icdar2013_${document}.table`) && name.endsWith(".csv"))
-    .map((name) => parseCsv(readFileSync(join(tablesDir, name), "utf8")).flat());
-}
-
-/**
- * A truth cell as the Excel writer stores it: the number or date parseCellText reads in it (as
- * packages/pdf-office/test/excel-corpus.test.ts compares them), else its text.
- */
-function asStored(text) {
-  const parsed = parseCellText(String(text).replace(/\s*\n\s*/g, " "));
-  if (parsed.kind === "number") return `number:${parsed.value}`;
-  if (parsed.kind === "date") return `date:${parsed.value.toISOString()}`;
-  return text;
-}
-
-/** Each worksheet's cells, numbers and dates as asStored writes them; a merged area counted once. */
-async function excelTables(bytes) {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(bytes);
-  return workbook.worksheets.map((sheet) => {
-    const cells = [];
-    sheet.eachRow((row) =>
-      row.eachCell((cell) => {
-        if (cell.isMerged && cell.master.address !== cell.address) return;
-        const { value } = cell;
-        if (typeof value === "number") cells.push(`number:${value}`);
-        else if (value instanceof Date) cells.push(`date:${value.toISOString()}`);
-        else cells.push(cell.text);
-      }),
-    );
-    return cells;
-  });
-}
 
 /** Each table of a Word document as its cells' texts (our writer's w:tbl, never nested). */
 async function wordTables(bytes) {
@@ -84,53 +39,35 @@ async function wordTables(bytes) {
 }
 
 const work = mkdtempSync(join(tmpdir(), "octavo-bench-tables-"));
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const env = {
-  ...process.env,
-  OCTAVO_DATA_DIR: join(work, "data"),
-  OCTAVO_PORT: String(port),
-  OCTAVO_LOG_LEVEL: "warn",
-};
-const { apiKey } = businessAccount(env, "tables-bench@example.com");
-const server = startService(env);
-const headers = { authorization: `Bearer ${apiKey}` };
+const { base, apiKey, server } = await serviceWithAccount(join(work, "data"), "tables-bench@example.com");
 
 /** Runs one conversion through the API and returns the output's bytes, or the failure's code. */
 async function convert(path, file, options) {
   const id = await postJob(base, apiKey, path, [{ path: file, name: file.split("/").at(-1) }], options);
-  for (;;) {
-    const job = await (await fetch(`${base}/v1/jobs/${id}?wait=20`, { headers })).json();
-    if (job.status === "failed") return { failed: job.error };
-    if (job.status === "done") {
-      const answer = await fetch(job.outputs[0].url);
-      return { bytes: Buffer.from(await answer.arrayBuffer()) };
-    }
-  }
+  const job = await finishedJob(base, apiKey, id);
+  if (job.status === "failed") return { failed: job.error };
+  const answer = await fetch(job.outputs[0].url);
+  return { bytes: Buffer.from(await answer.arrayBuffer()) };
 }
 
 try {
   await untilReady(base);
-  const documents = values.documents?.split(",") ?? [...tuningHalf, ...checkingHalf];
+  const documents = icdarDocuments(values.documents);
   const rows = [];
-  for (const document of documents) {
-    const file = join(tablesDir, `icdar2013_${document}.pdf`);
-    const truth = truthTables(document);
-    const excel = await convert("/v1/convert/pdf-to-excel", file, { mode: "tables" });
-    const word = await convert("/v1/convert/pdf-to-word", file);
+  for (const { document, pdf, half, truth } of documents) {
+    const excel = await convert("/v1/convert/pdf-to-excel", pdf, { mode: "tables" });
+    const word = await convert("/v1/convert/pdf-to-word", pdf);
     const found = {
       excel: excel.bytes ? await excelTables(excel.bytes) : [],
       word: word.bytes ? await wordTables(word.bytes) : [],
     };
     truth.forEach((cells, index) => {
-      const best = (tables, truthCells) =>
-        Math.max(0, ...tables.map((table) => scoreCells(table, truthCells).f1));
       rows.push({
         document,
         table: index + 1,
-        half: tuningHalf.includes(document) ? "tuning" : "checking",
-        excel: best(found.excel, cells.map(asStored)),
-        word: best(found.word, cells),
+        half,
+        excel: bestExcelF1(found.excel, cells),
+        word: bestF1(found.word, cells),
         excelFailed: excel.failed,
       });
     });

@@ -141,7 +141,8 @@ describe("formats", () => {
     });
     const text = outputs[0]?.bytes.toString("utf8") ?? "";
     expect(text).toMatch(/^Contents\n\n/);
-    expect(text).toMatch(/\n\nFoo\n\nHello, here is some text without a meaning\./);
+    // The section's number, set apart from its title, is part of the heading.
+    expect(text).toMatch(/\n\n1 Foo\n\nHello, here is some text without a meaning\./);
     expect(text).not.toMatch(/^#|\| --- \|/m);
   });
 });
@@ -265,6 +266,13 @@ describe("scans and OCR", () => {
     expect(markdown).toMatch(/Südafrika und Ägypten/);
   });
 
+  it("reads an Arabic scan in logical order (OCR text layers store right-to-left words as seen)", async () => {
+    const markdown = await markdownOf(corpusPath("scanned/extractous_ara-ocr.pdf"), { languages: ["ara"] });
+    // The ground truth's first line (extractous_ara-ocr.pdf.txt): the heading, then its first sentence.
+    expect(markdown).toContain("الدراسة والتكوين");
+    expect(markdown).toContain("تلقى الأمير عبد القادر دروسه الأولى");
+  });
+
   it("runs as a pipeline step after OCR", async () => {
     const steps = [{ operation: "ocr", options: { languages: ["eng"] } }, { operation: "pdf-to-markdown" }];
     const created = await client.postFiles("/v1/pipeline", [{ path: scan }], undefined, {
@@ -293,7 +301,7 @@ describe("a 500-page document", () => {
     expect(job.status, job.message).toBe("done");
     const markdown = outputs[0]?.bytes.toString("utf8") ?? "";
     expect(markdown.match(/<!-- page \d+ -->/g)).toHaveLength(500);
-    expect(markdown.match(/^# Foo$/gm)?.length).toBe(125 * 3);
+    expect(markdown.match(/^# \d Foo$/gm)?.length).toBe(125 * 3);
     // Each copy's text is all there: 125 times what the 4-page file gives.
     const phrase = /Hello, here is some text without a meaning/g;
     const once = (await markdownOf(outlined)).match(phrase)?.length ?? 0;

@@ -78,8 +78,47 @@ function syntheticSpace(previous: Glyph, next: Glyph): Glyph {
   return { ...previous, c: " ", box: { ...previous.box, x0, x1 }, x: x0 };
 }
 
+const rightToLeftLetter = /[\u0590-\u05ff\u0600-\u06ff\u0750-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u;
+const combiningMark = /\p{M}/u;
+
+/**
+ * Right-to-left words whose letters come in visual order (the first letter leftmost, as OCR text
+ * layers set them) turned into logical order, the order MuPDF gives born-digital Arabic and Hebrew in;
+ * a combining mark stays after its letter.
+ */
+function inLogicalOrder(glyphs: Glyph[]): Glyph[] {
+  const out: Glyph[] = [];
+  for (let start = 0; start < glyphs.length; ) {
+    let end = start;
+    while (end < glyphs.length && rightToLeftLetter.test((glyphs[end] as Glyph).c)) end += 1;
+    if (end - start < 2) {
+      out.push(glyphs[start] as Glyph);
+      start += 1;
+      continue;
+    }
+    const word = glyphs.slice(start, end);
+    const bases = word.filter((g) => !combiningMark.test(g.c));
+    // Stored left to right: each letter at or right of the one before, the last right of the first.
+    const storedLeftToRight =
+      bases.every((g, i) => i === 0 || g.box.x0 >= (bases[i - 1] as Glyph).box.x0 - 0.01) &&
+      bases.length >= 2 &&
+      (bases.at(-1) as Glyph).box.x0 > (bases[0] as Glyph).box.x0;
+    if (storedLeftToRight) {
+      const clusters: Glyph[][] = [];
+      for (const g of word) {
+        if (combiningMark.test(g.c) && clusters.length > 0) clusters[clusters.length - 1]?.push(g);
+        else clusters.push([g]);
+      }
+      out.push(...clusters.reverse().flat());
+    } else out.push(...word);
+    start = end;
+  }
+  return out;
+}
+
 /** Turns a run of glyphs into a line of styled spans. */
-export function toTextLine(glyphs: Glyph[]): TextLine {
+export function toTextLine(run: Glyph[]): TextLine {
+  const glyphs = inLogicalOrder(run);
   const spans: TextSpan[] = [];
   let group: Glyph[] = [];
   const flush = () => {

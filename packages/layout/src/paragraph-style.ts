@@ -2,8 +2,9 @@ import { median } from "./geometry.js";
 import { lineIsBold, lineSize, lineText } from "./lines.js";
 import type { Box, Paragraph, TextLine } from "./types.js";
 
+/** Bullets (with Symbol's and Wingdings' private-use ones), numbers, letters and roman numerals. */
 const listMarkerPattern =
-  /^([•·◦▪▫■□●○‣⁃∙➢►✓\-–—*]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?[ivxlcIVXLC]{1,5}[.)])(?=\s|$)/;
+  /^([•·◦▪▫■□●○‣⁃∙➢►✓\-–—*\uf020-\uf0ff]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?[ivxlcIVXLC]{1,5}[.)])(?=\s|$)/;
 
 export function listMarkerOf(line: TextLine): string | undefined {
   return listMarkerPattern.exec(lineText(line))?.[1];

@@ -8,7 +8,7 @@ function overlapsHorizontally(a: Box, b: Box): boolean {
 }
 
 /**
- * The line pitch most of the region's lines are set at, when it is clear (at least three pitches
+ * The line pitch most of the region's lines are set at, when it is clear (at least two pitches
  * between lines of one size, half of them within 10 % of it): double-spaced text then reads as
  * paragraphs, not as a paragraph per line.
  */
@@ -22,7 +22,7 @@ function usualPitchOf(lines: TextLine[]): number | undefined {
       Math.abs(lineSize(prev) - lineSize(next)) <= 0.15 * Math.min(lineSize(prev), lineSize(next));
     if (pitch > 0 && sameSize && overlapsHorizontally(prev.box, next.box)) pitches.push(pitch);
   }
-  if (pitches.length < 3) return undefined;
+  if (pitches.length < 2) return undefined;
   const usual = median(pitches);
   const near = pitches.filter((pitch) => Math.abs(pitch - usual) <= 0.1 * usual).length;
   return near * 2 >= pitches.length ? usual : undefined;

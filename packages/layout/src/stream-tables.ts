@@ -184,15 +184,17 @@ function wordy(table: Table): boolean {
   return false;
 }
 
-/** A list's markers: bullets and dashes, alone in their cell. */
-const listMarker = /^[•◦▪▫●○■□►▸‣⁃–—*·-]$/u;
+/**
+ * A list's markers: bullets and dashes, alone in their cell, and the private-use characters that Symbol
+ * and Wingdings bullets come out as (Word's "" is U+F0B7).
+ */
+const listMarker = /^[•◦▪▫●○■□►▸‣⁃–—*·\-\uf020-\uf0ff]$/u;
 
 /**
- * A bulleted list sets its markers in a column of their own beside one column of text; that is a list,
- * not a two-column table.
+ * A bulleted list sets its markers in a column of their own beside its text (one column, or more where
+ * wide word spacing splits the text); that is a list, not a table.
  */
 function bulletList(table: Table): boolean {
-  if (table.columnEdges.length - 1 !== 2) return false;
   const markers = table.cells.filter((c) => c.col === 0 && c.text !== "");
   return markers.length > 0 && markers.every((c) => listMarker.test(c.text.trim()));
 }

@@ -1,4 +1,5 @@
 import type { MarkdownElement, MarkdownListItem } from "@octavo/contracts/markdown-document";
+import { isRightToLeft } from "./direction.js";
 import { bboxOf, type Draft, unionBox } from "./draft.js";
 
 /** Left edges of list items closer than this (points) are one nesting level. */
@@ -29,7 +30,12 @@ export function flowElements(drafts: Draft[], keepRunningHeads: boolean): Draft[
     ) {
       previous.element.text += `\n${draft.element.text}`;
     } else if (previous !== undefined && recognisedLines(previous, draft)) {
-      previous.element.text = `${previous.element.text} ${draft.element.text}`;
+      // A right-to-left line's next word stands to the left of the last (layout reads left to right).
+      const [first, second] =
+        isRightToLeft(previous.element.text) && draft.box.x0 >= previous.box.x1 - 2
+          ? [draft, previous]
+          : [previous, draft];
+      previous.element.text = `${first.element.text} ${second.element.text}`;
       previous.box = unionBox(previous.box, draft.box);
       previous.element.bbox = bboxOf(previous.box);
     } else {

@@ -1,6 +1,7 @@
 import type { MarkdownLink } from "@octavo/contracts/markdown-document";
 import type { Box, ImageBlock, PageLayout, Paragraph, Table, TextSpan } from "@octavo/layout";
 import { paragraphPieces, type StyledPiece } from "../text.js";
+import { hasBothDirections, isRightToLeft, strongLeftToRight } from "./direction.js";
 import { bboxOf, type Draft, unionBox } from "./draft.js";
 import type { Vocabulary } from "./vocabulary.js";
 
@@ -52,13 +53,14 @@ export function pageDrafts(context: PageContext): Draft[] {
 }
 
 /**
- * "1. Introduction" or "3.2 Results" set bold, italic or larger than the body, short and not ending as a
- * sentence, is a numbered heading, not a list item, unless numbered items come straight before and
- * after it; a bulleted list under it does not change that.
+ * "1. Introduction", "B. Hospice" or "IV. Results" set bold, italic or larger than the body, short and
+ * not ending as a sentence, is a numbered heading, not a list item, unless numbered items come straight
+ * before and after it; a bulleted list under it does not change that.
  */
 function numberedHeadings(drafts: Draft[], bodySize: number): void {
+  // Numbers, letters and roman numerals: "3.", "B.", "IV." (a bullet never heads a section).
   const numbered = (draft: Draft | undefined) =>
-    draft?.listItem !== undefined && /\d/.test(draft.listItem.marker);
+    draft?.listItem !== undefined && /[\p{N}\p{L}]/u.test(draft.listItem.marker);
   for (const [index, draft] of drafts.entries()) {
     const item = draft.listItem;
     if (item === undefined || !numbered(draft)) continue;
@@ -71,18 +73,6 @@ function numberedHeadings(drafts: Draft[], bodySize: number): void {
     delete draft.listItem;
     draft.headingLike = true;
   }
-}
-
-const strongRightToLeft = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/gu;
-const strongLeftToRight = /[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]/gu;
-
-function isRightToLeft(text: string): boolean {
-  const rtl = text.match(strongRightToLeft)?.length ?? 0;
-  return rtl > 0 && rtl >= (text.match(strongLeftToRight)?.length ?? 0);
-}
-
-function hasBothDirections(text: string): boolean {
-  return (text.match(strongRightToLeft)?.length ?? 0) > 0 && (text.match(strongLeftToRight)?.length ?? 0) > 0;
 }
 
 /**
