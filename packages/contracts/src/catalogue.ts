@@ -1,5 +1,6 @@
 import type { TObject } from "@sinclair/typebox";
 import { imageRenderLimits } from "./limits.js";
+import { MarkdownDocument } from "./markdown-document.js";
 import { CompressOptions } from "./options/compress.js";
 import { FlattenOptions, MetadataOptions, PageNumbersOptions, WatermarkOptions } from "./options/edits.js";
 import { HtmlToPdfOptions } from "./options/html-to-pdf.js";
@@ -79,6 +80,11 @@ export interface OperationOutput {
    * operation runs once per file in a pipeline); several: a number known only once it has run.
    */
   readonly count: "one" | "per-input" | "several";
+  /**
+   * The schema of the JSON document the operation writes (with the option that asks for JSON), named as
+   * the OpenAPI document's component: clients generate its type, and the tests validate real outputs.
+   */
+  readonly document?: { readonly name: string; readonly schema: TObject };
 }
 
 export interface CatalogueEntry {
@@ -346,7 +352,11 @@ export const catalogue = {
       "running headers and page numbers left out. Scanned pages are OCRed first. format json gives every " +
       "block with its page and box (the MarkdownDocument schema), and chunks when chunking is set.",
     options: PdfToMarkdownOptions,
-    output: { extension: ".md", count: "several" },
+    output: {
+      extension: ".md",
+      count: "several",
+      document: { name: "MarkdownDocument", schema: MarkdownDocument },
+    },
     lane: "heavy",
     // The document's text passes through JavaScript (layout analysis).
     runner: freshSandbox("@octavo/pdf-office/markdown/pdf-to-markdown", "pdfToMarkdown"),

@@ -227,7 +227,7 @@ export function streamTables(
     .map((r) => ({ glyphs: r.glyphs, text: runText(r.glyphs) }))
     .filter((f) => f.text !== "");
   const rows = joinStretchedSpaces(textRows(fragments));
-  const gutters = proseGutters(
+  const gutters = stretchGutters(
     rows.flatMap((row) => row.fragments),
     Math.max(minGutterPt, bodySize),
   );
@@ -241,17 +241,6 @@ export function streamTables(
   return { tables: found.flatMap((f) => f.tables), rest: glyphs.filter((g) => !taken.has(g)) };
 }
 
-/** Lines of prose on each side that make a gutter one between columns of text. */
-const minProseLinesBeside = 3;
-const proseLineWords = 6;
-
-/** The gutters of the page's multi-column stretches that have running text on both sides. */
-function proseGutters(fragments: Fragment[], gutter: number): { x0: number; x1: number }[] {
-  const prose = (side: Fragment[]) =>
-    side.filter((f) => wordCount(f) >= proseLineWords).length >= minProseLinesBeside;
-  return stretchGutters(fragments, gutter).filter((found) => prose(found.left) && prose(found.right));
-}
-
 /**
  * Rows of cells on both sides of the gutter, as a share of the smaller side's: two tables side by side
  * share fewer (a wide table's rows are one row on both sides).
@@ -260,8 +249,8 @@ const minSharedRows = 0.5;
 
 /**
  * Whether a borderless table read across the page pairs what are two columns' contents: it spans a
- * gutter between columns of running text, each side has rows of several cells of its own, and those
- * rows mostly fall at different heights on the two sides. A wide table's rows run across its own gaps;
+ * gutter that the page's text keeps down a stretch, each side has rows of several cells of its own, and
+ * those rows mostly fall at different heights on the two sides. A wide table's rows run across its own gaps;
  * two tables side by side in two columns have rows of their own, left to the pass within each column.
  */
 function pairsColumns(run: TextRow[], extent: Box, gutters: { x0: number; x1: number }[]): boolean {

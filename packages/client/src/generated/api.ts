@@ -325,6 +325,8 @@ export type paths = {
          * PDF to Markdown
          * @description Converts to Markdown, JSON or plain text for search and language models: the text in reading order (columns, paragraphs joined, hyphenation undone), headings from the font sizes and the outline, lists, tables (GFM, or HTML where cells span), figures with their captions, footnotes, code and links; running headers and page numbers left out. Scanned pages are OCRed first. format json gives every block with its page and box (the MarkdownDocument schema), and chunks when chunking is set.
          *
+         *     The JSON output follows components.schemas.MarkdownDocument.
+         *
          *     Files: 1 file (.pdf), uploaded or given by URL. Credits: 2 credits, charged only if the job succeeds.
          *
          *     Answers 202 at once; poll statusUrl (or pass webhook_url on a paid plan) until the job is done or failed.
@@ -3974,6 +3976,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["MarkdownDocument"] | {
+                        [key: string]: unknown;
+                    };
                     "*/*": string;
                 };
             };

@@ -1,5 +1,4 @@
 import { apiKeyPrefix, webhookSignatureHeader } from "../limits.js";
-import { MarkdownDocument } from "../markdown-document.js";
 import { operations } from "../operations.js";
 import { Account, ErrorBody, Job, JobCreated, JobList, JobStep, Output } from "../resources.js";
 import { type JsonSchema, toJsonSchema } from "../schema-helpers.js";
@@ -30,6 +29,11 @@ function referToComponents(schemas: Record<string, JsonSchema>): Record<string, 
 /** Every schema the document names, converted from the TypeBox schemas the service itself uses. */
 function componentSchemas(): Record<string, JsonSchema> {
   const options = operations.map((spec) => [optionsComponentName(spec), toJsonSchema(spec.options)] as const);
+  const outputDocuments = operations.flatMap((spec) =>
+    spec.output.document === undefined
+      ? []
+      : [[spec.output.document.name, toJsonSchema(spec.output.document.schema)] as const],
+  );
   return referToComponents({
     ErrorBody: toJsonSchema(ErrorBody),
     JobCreated: toJsonSchema(JobCreated),
@@ -38,7 +42,7 @@ function componentSchemas(): Record<string, JsonSchema> {
     JobStep: toJsonSchema(JobStep),
     Output: toJsonSchema(Output),
     Account: toJsonSchema(Account),
-    MarkdownDocument: toJsonSchema(MarkdownDocument),
+    ...Object.fromEntries(outputDocuments),
     ...Object.fromEntries(options),
   });
 }

@@ -32,8 +32,10 @@ function describeFiles(spec: OperationSpec): string {
 
 function describeOperation(spec: OperationSpec): string {
   const credits = `${spec.credits} credit${spec.credits === 1 ? "" : "s"}`;
+  const document = spec.output.document;
   return [
     spec.description,
+    ...(document === undefined ? [] : ["", `The JSON output follows components.schemas.${document.name}.`]),
     "",
     `Files: ${describeFiles(spec)}. Credits: ${credits}, charged only if the job succeeds.`,
     "",
@@ -136,6 +138,10 @@ function operationPath(spec: OperationSpec): Record<string, unknown> {
       "x-octavo-operation": spec.id,
       "x-octavo-credits": spec.credits,
       "x-octavo-files": { ...spec.files, extensions: [...spec.files.extensions] },
+      // The JSON document the job writes, where the operation has one (PDF to Markdown's format json).
+      ...(spec.output.document === undefined
+        ? {}
+        : { "x-octavo-output-document": { $ref: `#/components/schemas/${spec.output.document.name}` } }),
     },
   });
 }

@@ -1,5 +1,6 @@
 import { serviceLimits } from "../limits.js";
 import { jobKinds } from "../operation-ids.js";
+import { operations } from "../operations.js";
 import { jobStatuses } from "../resources.js";
 import { responseRef } from "./error-responses.js";
 
@@ -152,6 +153,23 @@ const getAccount = {
 
 const linkMinutes = serviceLimits.downloadLinkTtlSeconds / 60;
 
+/**
+ * A JSON output as it downloads: one of the documents the operations describe (PDF to Markdown's
+ * MarkdownDocument), or another operation's JSON report (pdf-info's).
+ */
+const jsonOutput = {
+  description:
+    "A JSON output: the schema its operation names in x-octavo-output-document, or its own report.",
+  anyOf: [
+    ...operations.flatMap((spec) =>
+      spec.output.document === undefined
+        ? []
+        : [{ $ref: `#/components/schemas/${spec.output.document.name}` }],
+    ),
+    { type: "object", additionalProperties: true },
+  ],
+};
+
 const downloadFile = {
   get: {
     operationId: "downloadFile",
@@ -188,7 +206,10 @@ const downloadFile = {
             schema: { type: "string" },
           },
         },
-        content: { "*/*": { schema: { type: "string", format: "binary" } } },
+        content: {
+          "application/json": { schema: jsonOutput },
+          "*/*": { schema: { type: "string", format: "binary" } },
+        },
       },
       "403": responseRef("InvalidLink"),
       "404": responseRef("NotFound"),
