@@ -263,13 +263,6 @@ export class Octavo {
     pdfToPowerpoint: this.operation("pdf-to-powerpoint"),
     /** PDF to Excel: converts to an XLSX workbook. */
     pdfToExcel: this.operation("pdf-to-excel"),
-    /**
-     * PDF to Markdown: converts to Markdown, JSON or plain text for search and language models: the text in
-     * reading order (columns, paragraphs joined, hyphenation undone), headings from the font sizes and the
-     * outline, lists, tables (GFM, or HTML where cells span), figures with their captions, footnotes, code
-     * and links; running headers and page numbers left out.
-     */
-    pdfToMarkdown: this.operation("pdf-to-markdown"),
     /** PDF to PDF/A: archival conversion to PDF/A. */
     pdfToPdfa: this.operation("pdf-to-pdfa"),
     /**
@@ -282,6 +275,13 @@ export class Octavo {
      * first of an animated GIF).
      */
     imageToPdf: this.operation("image-to-pdf"),
+    /**
+     * PDF to Markdown: converts to Markdown, JSON or plain text for search and language models: the text in
+     * reading order (columns, paragraphs joined, hyphenation undone), headings from the font sizes and the
+     * outline, lists, tables (GFM, or HTML where cells span), figures with their captions, footnotes, code
+     * and links; running headers and page numbers left out.
+     */
+    pdfToMarkdown: this.operation("pdf-to-markdown"),
   };
   // </generated>
 }

@@ -340,31 +340,6 @@ export const catalogue = {
     // Scanned pages are OCRed first, a page per core.
     concurrency: 1,
   },
-  "pdf-to-markdown": {
-    path: "/v1/convert/pdf-to-markdown",
-    title: "PDF to Markdown",
-    credits: 2,
-    files: onePdf,
-    description:
-      "Converts to Markdown, JSON or plain text for search and language models: the text in reading order " +
-      "(columns, paragraphs joined, hyphenation undone), headings from the font sizes and the outline, lists, " +
-      "tables (GFM, or HTML where cells span), figures with their captions, footnotes, code and links; " +
-      "running headers and page numbers left out. Scanned pages are OCRed first. format json gives every " +
-      "block with its page and box (the MarkdownDocument schema), and chunks when chunking is set.",
-    options: PdfToMarkdownOptions,
-    output: {
-      extension: ".md",
-      count: "several",
-      document: { name: "MarkdownDocument", schema: MarkdownDocument },
-    },
-    lane: "heavy",
-    // The document's text passes through JavaScript (layout analysis).
-    runner: freshSandbox("@octavo/pdf-office/markdown/pdf-to-markdown", "pdfToMarkdown"),
-    workerClass: "heavy",
-    programs: pdfInput,
-    // Scanned pages are OCRed first, a page per core.
-    concurrency: 1,
-  },
   "pdf-to-pdfa": {
     path: "/v1/convert/pdf-to-pdfa",
     title: "PDF to PDF/A",
@@ -523,6 +498,31 @@ export const catalogue = {
     runner: freshSandbox("@octavo/edit/pdf-info", "pdfInfo"),
     workerClass: "pdf",
     programs: pdfInput,
+  },
+  "pdf-to-markdown": {
+    path: "/v1/convert/pdf-to-markdown",
+    title: "PDF to Markdown",
+    credits: 2,
+    files: onePdf,
+    description:
+      "Converts to Markdown, JSON or plain text for search and language models: the text in reading order " +
+      "(columns, paragraphs joined, hyphenation undone), headings from the font sizes and the outline, lists, " +
+      "tables (GFM, or HTML where cells span), figures with their captions, footnotes, code and links; " +
+      "running headers and page numbers left out. Scanned pages are OCRed first. format json gives every " +
+      "block with its page and box (the MarkdownDocument schema), and chunks when chunking is set.",
+    options: PdfToMarkdownOptions,
+    output: {
+      extension: ".md",
+      count: "several",
+      document: { name: "MarkdownDocument", schema: MarkdownDocument },
+    },
+    lane: "heavy",
+    // The document's text passes through JavaScript (layout analysis).
+    runner: freshSandbox("@octavo/pdf-office/markdown/pdf-to-markdown", "pdfToMarkdown"),
+    workerClass: "heavy",
+    programs: pdfInput,
+    // Scanned pages are OCRed first, a page per core.
+    concurrency: 1,
   },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -312,32 +312,6 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
-    "/v1/convert/pdf-to-markdown": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * PDF to Markdown
-         * @description Converts to Markdown, JSON or plain text for search and language models: the text in reading order (columns, paragraphs joined, hyphenation undone), headings from the font sizes and the outline, lists, tables (GFM, or HTML where cells span), figures with their captions, footnotes, code and links; running headers and page numbers left out. Scanned pages are OCRed first. format json gives every block with its page and box (the MarkdownDocument schema), and chunks when chunking is set.
-         *
-         *     The JSON output follows components.schemas.MarkdownDocument.
-         *
-         *     Files: 1 file (.pdf), uploaded or given by URL. Credits: 2 credits, charged only if the job succeeds.
-         *
-         *     Answers 202 at once; poll statusUrl (or pass webhook_url on a paid plan) until the job is done or failed.
-         */
-        post: operations["pdfToMarkdown"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/convert/pdf-to-pdfa": {
         parameters: {
             query?: never;
@@ -572,6 +546,32 @@ export type paths = {
          *     Answers 202 at once; poll statusUrl (or pass webhook_url on a paid plan) until the job is done or failed.
          */
         post: operations["pdfInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/convert/pdf-to-markdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * PDF to Markdown
+         * @description Converts to Markdown, JSON or plain text for search and language models: the text in reading order (columns, paragraphs joined, hyphenation undone), headings from the font sizes and the outline, lists, tables (GFM, or HTML where cells span), figures with their captions, footnotes, code and links; running headers and page numbers left out. Scanned pages are OCRed first. format json gives every block with its page and box (the MarkdownDocument schema), and chunks when chunking is set.
+         *
+         *     The JSON output follows components.schemas.MarkdownDocument.
+         *
+         *     Files: 1 file (.pdf), uploaded or given by URL. Credits: 2 credits, charged only if the job succeeds.
+         *
+         *     Answers 202 at once; poll statusUrl (or pass webhook_url on a paid plan) until the job is done or failed.
+         */
+        post: operations["pdfToMarkdown"];
         delete?: never;
         options?: never;
         head?: never;
@@ -825,7 +825,7 @@ export type components = {
             /** @description From 0 to 1; 1 when done. */
             progress: number;
             /** @description The operation the job runs; pipeline for a job of POST /v1/pipeline. */
-            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-markdown" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pipeline";
+            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "pipeline";
             /** @description Credits the job costs if it succeeds; a failed job costs nothing. */
             credits: number;
             /**
@@ -881,7 +881,7 @@ export type components = {
         /** @description One step of a pipeline job (POST /v1/pipeline), in order. */
         JobStep: {
             /** @description The step's operation. */
-            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-markdown" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info";
+            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown";
             /** @description queued until it starts, then active, then done or failed. */
             status: "queued" | "active" | "done" | "failed";
             /**
@@ -1160,55 +1160,6 @@ export type components = {
              */
             mode?: "tables" | "pages";
         };
-        /** @description Options of PDF to Markdown. */
-        PdfToMarkdownOptions: {
-            /**
-             * @description markdown: GitHub-flavoured Markdown (<name>.md); json: every block in reading order with its page, box and type (<name>.json, the MarkdownDocument schema); text: plain text, a blank line between blocks (<name>.txt).
-             * @default markdown
-             * @enum {string}
-             */
-            format?: "markdown" | "json" | "text";
-            /**
-             * Format: page-ranges
-             * @description Pages to convert, e.g. "1-3, 5". Omitted: all pages, in order. A range runs forwards: "5-2" is refused (write 2-5).
-             */
-            pages?: string;
-            /**
-             * @description none: figures are left out (their captions stay); placeholder: an <!-- image --> line where each figure is; files: each figure is also a PNG output (<name>-figure-<n>.png), linked from the Markdown by that name.
-             * @default placeholder
-             * @enum {string}
-             */
-            images?: "none" | "placeholder" | "files";
-            /**
-             * @description Mark where each page starts: <!-- page N --> in Markdown, a form feed between pages in text.
-             * @default false
-             */
-            pageBreaks?: boolean;
-            /**
-             * @description Running headers, footers and page numbers, found by their repetition across pages: drop leaves them out; keep writes them where they are.
-             * @default drop
-             * @enum {string}
-             */
-            headersFooters?: "drop" | "keep";
-            /**
-             * @description auto: pages with no text layer are OCRed first; always: every page is OCRed, replacing its text layer's reading; never: pages without text give no text.
-             * @default auto
-             * @enum {string}
-             */
-            ocr?: "auto" | "always" | "never";
-            /**
-             * @description OCR languages: 1 to 3 different language codes.
-             * @default [
-             *       "eng"
-             *     ]
-             */
-            languages?: ("eng" | "spa" | "por" | "fra" | "deu" | "ita" | "nld" | "ind" | "swa" | "hin" | "ara" | "rus" | "tur" | "vie" | "chi_sim" | "jpn" | "kor")[];
-            /** @description Group the blocks into chunks for retrieval (format json only): a chunk never splits a table row or a sentence, and carries its heading path and pages. Omitted: no chunks. */
-            chunking?: {
-                /** @description The longest chunk, in characters of its Markdown. */
-                maxCharacters: number;
-            };
-        };
         /** @description Options of PDF to PDF/A. */
         PdfToPdfaOptions: {
             /**
@@ -1394,6 +1345,55 @@ export type components = {
              * @default false
              */
             remove?: boolean;
+        };
+        /** @description Options of PDF to Markdown. */
+        PdfToMarkdownOptions: {
+            /**
+             * @description markdown: GitHub-flavoured Markdown (<name>.md); json: every block in reading order with its page, box and type (<name>.json, the MarkdownDocument schema); text: plain text, a blank line between blocks (<name>.txt).
+             * @default markdown
+             * @enum {string}
+             */
+            format?: "markdown" | "json" | "text";
+            /**
+             * Format: page-ranges
+             * @description Pages to convert, e.g. "1-3, 5". Omitted: all pages, in order. A range runs forwards: "5-2" is refused (write 2-5).
+             */
+            pages?: string;
+            /**
+             * @description none: figures are left out (their captions stay); placeholder: an <!-- image --> line where each figure is; files: each figure is also a PNG output (<name>-figure-<n>.png), linked from the Markdown by that name.
+             * @default placeholder
+             * @enum {string}
+             */
+            images?: "none" | "placeholder" | "files";
+            /**
+             * @description Mark where each page starts: <!-- page N --> in Markdown, a form feed between pages in text.
+             * @default false
+             */
+            pageBreaks?: boolean;
+            /**
+             * @description Running headers, footers and page numbers, found by their repetition across pages: drop leaves them out; keep writes them where they are.
+             * @default drop
+             * @enum {string}
+             */
+            headersFooters?: "drop" | "keep";
+            /**
+             * @description auto: pages with no text layer are OCRed first; always: every page is OCRed, replacing its text layer's reading; never: pages without text give no text.
+             * @default auto
+             * @enum {string}
+             */
+            ocr?: "auto" | "always" | "never";
+            /**
+             * @description OCR languages: 1 to 3 different language codes.
+             * @default [
+             *       "eng"
+             *     ]
+             */
+            languages?: ("eng" | "spa" | "por" | "fra" | "deu" | "ita" | "nld" | "ind" | "swa" | "hin" | "ara" | "rus" | "tur" | "vie" | "chi_sim" | "jpn" | "kor")[];
+            /** @description Group the blocks into chunks for retrieval (format json only): a chunk never splits a table row or a sentence, and carries its heading path and pages. Omitted: no chunks. */
+            chunking?: {
+                /** @description The longest chunk, in characters of its Markdown. */
+                maxCharacters: number;
+            };
         };
     };
     responses: {
@@ -2625,87 +2625,6 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    pdfToMarkdown: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same request within 24 hours returns the first answer and creates no second job; the same key with a different request answers 409 idempotency_conflict. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "multipart/form-data": {
-                    /** @description Input files, repeatable, processed in the order sent. */
-                    file?: string[];
-                    /** @description Public URL of an input file, repeatable. */
-                    url?: string[];
-                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
-                    options?: string;
-                    /**
-                     * Format: uri
-                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
-                     */
-                    webhook_url?: string;
-                };
-                "application/json": {
-                    /**
-                     * Format: uri
-                     * @description Public URL of one input file.
-                     */
-                    url: string;
-                    /** @description Public URLs of input files, in processing order. */
-                    urls?: string[];
-                    options?: components["schemas"]["PdfToMarkdownOptions"];
-                    /**
-                     * Format: uri
-                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
-                     */
-                    webhook_url?: string;
-                } | {
-                    /**
-                     * Format: uri
-                     * @description Public URL of one input file.
-                     */
-                    url?: string;
-                    /** @description Public URLs of input files, in processing order. */
-                    urls: string[];
-                    options?: components["schemas"]["PdfToMarkdownOptions"];
-                    /**
-                     * Format: uri
-                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
-                     */
-                    webhook_url?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Accepted: the job is queued. */
-            202: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JobCreated"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            402: components["responses"]["QuotaExceeded"];
-            403: components["responses"]["NotInPlan"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["TooLarge"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
     pdfToPdfa: {
         parameters: {
             query?: never;
@@ -3516,6 +3435,87 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    pdfToMarkdown: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours returns the first answer and creates no second job; the same key with a different request answers 409 idempotency_conflict. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description Input files, repeatable, processed in the order sent. */
+                    file?: string[];
+                    /** @description Public URL of an input file, repeatable. */
+                    url?: string[];
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
+                    options?: string;
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                };
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls?: string[];
+                    options?: components["schemas"]["PdfToMarkdownOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["PdfToMarkdownOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the job is queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["NotInPlan"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     pipeline: {
         parameters: {
             query?: never;
@@ -3603,10 +3603,6 @@ export interface operations {
                         options?: components["schemas"]["PdfToExcelOptions"];
                     } | {
                         /** @constant */
-                        operation: "pdf-to-markdown";
-                        options?: components["schemas"]["PdfToMarkdownOptions"];
-                    } | {
-                        /** @constant */
                         operation: "pdf-to-pdfa";
                         options?: components["schemas"]["PdfToPdfaOptions"];
                     } | {
@@ -3645,6 +3641,10 @@ export interface operations {
                         /** @constant */
                         operation: "pdf-info";
                         options?: components["schemas"]["NoOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "pdf-to-markdown";
+                        options?: components["schemas"]["PdfToMarkdownOptions"];
                     })[];
                     /**
                      * Format: uri
@@ -3713,10 +3713,6 @@ export interface operations {
                         options?: components["schemas"]["PdfToExcelOptions"];
                     } | {
                         /** @constant */
-                        operation: "pdf-to-markdown";
-                        options?: components["schemas"]["PdfToMarkdownOptions"];
-                    } | {
-                        /** @constant */
                         operation: "pdf-to-pdfa";
                         options?: components["schemas"]["PdfToPdfaOptions"];
                     } | {
@@ -3755,6 +3751,10 @@ export interface operations {
                         /** @constant */
                         operation: "pdf-info";
                         options?: components["schemas"]["NoOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "pdf-to-markdown";
+                        options?: components["schemas"]["PdfToMarkdownOptions"];
                     })[];
                     /**
                      * Format: uri
@@ -3795,7 +3795,7 @@ export interface operations {
                 /** @description Only jobs in this status. */
                 status?: "queued" | "active" | "done" | "failed";
                 /** @description Only jobs of this operation. */
-                operation?: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-markdown" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pipeline";
+                operation?: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "pipeline";
                 /** @description Only jobs accepted at or after this time (RFC 3339). */
                 createdAfter?: string;
                 /** @description Only jobs accepted before this time (RFC 3339). */

@@ -398,123 +398,6 @@ export const operationCatalogue: readonly OperationInfo[] = [
     ]
   },
   {
-    "id": "pdf-to-markdown",
-    "method": "convert.pdfToMarkdown",
-    "path": "/v1/convert/pdf-to-markdown",
-    "title": "PDF to Markdown",
-    "description": "Converts to Markdown, JSON or plain text for search and language models: the text in reading order (columns, paragraphs joined, hyphenation undone), headings from the font sizes and the outline, lists, tables (GFM, or HTML where cells span), figures with their captions, footnotes, code and links; running headers and page numbers left out. Scanned pages are OCRed first. format json gives every block with its page and box (the MarkdownDocument schema), and chunks when chunking is set.",
-    "credits": 2,
-    "files": {
-      "min": 1,
-      "max": 1,
-      "extensions": [
-        ".pdf"
-      ]
-    },
-    "options": [
-      {
-        "name": "format",
-        "type": "string",
-        "required": false,
-        "description": "markdown: GitHub-flavoured Markdown (<name>.md); json: every block in reading order with its page, box and type (<name>.json, the MarkdownDocument schema); text: plain text, a blank line between blocks (<name>.txt).",
-        "enum": [
-          "markdown",
-          "json",
-          "text"
-        ],
-        "default": "markdown"
-      },
-      {
-        "name": "pages",
-        "type": "string",
-        "required": false,
-        "description": "Pages to convert, e.g. \"1-3, 5\". Omitted: all pages, in order. A range runs forwards: \"5-2\" is refused (write 2-5).",
-        "pattern": "^\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*(?:,\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*)*$"
-      },
-      {
-        "name": "images",
-        "type": "string",
-        "required": false,
-        "description": "none: figures are left out (their captions stay); placeholder: an <!-- image --> line where each figure is; files: each figure is also a PNG output (<name>-figure-<n>.png), linked from the Markdown by that name.",
-        "enum": [
-          "none",
-          "placeholder",
-          "files"
-        ],
-        "default": "placeholder"
-      },
-      {
-        "name": "pageBreaks",
-        "type": "boolean",
-        "required": false,
-        "description": "Mark where each page starts: <!-- page N --> in Markdown, a form feed between pages in text.",
-        "default": false
-      },
-      {
-        "name": "headersFooters",
-        "type": "string",
-        "required": false,
-        "description": "Running headers, footers and page numbers, found by their repetition across pages: drop leaves them out; keep writes them where they are.",
-        "enum": [
-          "drop",
-          "keep"
-        ],
-        "default": "drop"
-      },
-      {
-        "name": "ocr",
-        "type": "string",
-        "required": false,
-        "description": "auto: pages with no text layer are OCRed first; always: every page is OCRed, replacing its text layer's reading; never: pages without text give no text.",
-        "enum": [
-          "auto",
-          "always",
-          "never"
-        ],
-        "default": "auto"
-      },
-      {
-        "name": "languages",
-        "type": "array",
-        "required": false,
-        "description": "OCR languages: 1 to 3 different language codes.",
-        "minItems": 1,
-        "maxItems": 3,
-        "default": [
-          "eng"
-        ],
-        "items": {
-          "type": "string",
-          "enum": [
-            "eng",
-            "spa",
-            "por",
-            "fra",
-            "deu",
-            "ita",
-            "nld",
-            "ind",
-            "swa",
-            "hin",
-            "ara",
-            "rus",
-            "tur",
-            "vie",
-            "chi_sim",
-            "jpn",
-            "kor"
-          ]
-        }
-      },
-      {
-        "name": "chunking",
-        "type": "object",
-        "required": false,
-        "description": "Group the blocks into chunks for retrieval (format json only): a chunk never splits a table row or a sentence, and carries its heading path and pages. Omitted: no chunks."
-      }
-    ]
-  },
-  {
     "id": "pdf-to-pdfa",
     "method": "convert.pdfToPdfa",
     "path": "/v1/convert/pdf-to-pdfa",
@@ -1005,5 +888,122 @@ export const operationCatalogue: readonly OperationInfo[] = [
       ]
     },
     "options": []
+  },
+  {
+    "id": "pdf-to-markdown",
+    "method": "convert.pdfToMarkdown",
+    "path": "/v1/convert/pdf-to-markdown",
+    "title": "PDF to Markdown",
+    "description": "Converts to Markdown, JSON or plain text for search and language models: the text in reading order (columns, paragraphs joined, hyphenation undone), headings from the font sizes and the outline, lists, tables (GFM, or HTML where cells span), figures with their captions, footnotes, code and links; running headers and page numbers left out. Scanned pages are OCRed first. format json gives every block with its page and box (the MarkdownDocument schema), and chunks when chunking is set.",
+    "credits": 2,
+    "files": {
+      "min": 1,
+      "max": 1,
+      "extensions": [
+        ".pdf"
+      ]
+    },
+    "options": [
+      {
+        "name": "format",
+        "type": "string",
+        "required": false,
+        "description": "markdown: GitHub-flavoured Markdown (<name>.md); json: every block in reading order with its page, box and type (<name>.json, the MarkdownDocument schema); text: plain text, a blank line between blocks (<name>.txt).",
+        "enum": [
+          "markdown",
+          "json",
+          "text"
+        ],
+        "default": "markdown"
+      },
+      {
+        "name": "pages",
+        "type": "string",
+        "required": false,
+        "description": "Pages to convert, e.g. \"1-3, 5\". Omitted: all pages, in order. A range runs forwards: \"5-2\" is refused (write 2-5).",
+        "pattern": "^\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*(?:,\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*)*$"
+      },
+      {
+        "name": "images",
+        "type": "string",
+        "required": false,
+        "description": "none: figures are left out (their captions stay); placeholder: an <!-- image --> line where each figure is; files: each figure is also a PNG output (<name>-figure-<n>.png), linked from the Markdown by that name.",
+        "enum": [
+          "none",
+          "placeholder",
+          "files"
+        ],
+        "default": "placeholder"
+      },
+      {
+        "name": "pageBreaks",
+        "type": "boolean",
+        "required": false,
+        "description": "Mark where each page starts: <!-- page N --> in Markdown, a form feed between pages in text.",
+        "default": false
+      },
+      {
+        "name": "headersFooters",
+        "type": "string",
+        "required": false,
+        "description": "Running headers, footers and page numbers, found by their repetition across pages: drop leaves them out; keep writes them where they are.",
+        "enum": [
+          "drop",
+          "keep"
+        ],
+        "default": "drop"
+      },
+      {
+        "name": "ocr",
+        "type": "string",
+        "required": false,
+        "description": "auto: pages with no text layer are OCRed first; always: every page is OCRed, replacing its text layer's reading; never: pages without text give no text.",
+        "enum": [
+          "auto",
+          "always",
+          "never"
+        ],
+        "default": "auto"
+      },
+      {
+        "name": "languages",
+        "type": "array",
+        "required": false,
+        "description": "OCR languages: 1 to 3 different language codes.",
+        "minItems": 1,
+        "maxItems": 3,
+        "default": [
+          "eng"
+        ],
+        "items": {
+          "type": "string",
+          "enum": [
+            "eng",
+            "spa",
+            "por",
+            "fra",
+            "deu",
+            "ita",
+            "nld",
+            "ind",
+            "swa",
+            "hin",
+            "ara",
+            "rus",
+            "tur",
+            "vie",
+            "chi_sim",
+            "jpn",
+            "kor"
+          ]
+        }
+      },
+      {
+        "name": "chunking",
+        "type": "object",
+        "required": false,
+        "description": "Group the blocks into chunks for retrieval (format json only): a chunk never splits a table row or a sentence, and carries its heading path and pages. Omitted: no chunks."
+      }
+    ]
   }
 ];

@@ -17,7 +17,6 @@ export const operationPaths = {
   "pdf-to-word": "/v1/convert/pdf-to-word",
   "pdf-to-powerpoint": "/v1/convert/pdf-to-powerpoint",
   "pdf-to-excel": "/v1/convert/pdf-to-excel",
-  "pdf-to-markdown": "/v1/convert/pdf-to-markdown",
   "pdf-to-pdfa": "/v1/convert/pdf-to-pdfa",
   "protect": "/v1/protect",
   "unlock": "/v1/unlock",
@@ -28,6 +27,7 @@ export const operationPaths = {
   "flatten": "/v1/flatten",
   "metadata": "/v1/metadata",
   "pdf-info": "/v1/pdf-info",
+  "pdf-to-markdown": "/v1/convert/pdf-to-markdown",
 } as const;
 
 /** The file extensions each operation accepts: an unnamed upload is named with the first. */
@@ -45,7 +45,6 @@ export const operationExtensions: Record<keyof typeof operationPaths, readonly s
   "pdf-to-word": [".pdf"],
   "pdf-to-powerpoint": [".pdf"],
   "pdf-to-excel": [".pdf"],
-  "pdf-to-markdown": [".pdf"],
   "pdf-to-pdfa": [".pdf"],
   "protect": [".pdf"],
   "unlock": [".pdf"],
@@ -56,6 +55,7 @@ export const operationExtensions: Record<keyof typeof operationPaths, readonly s
   "flatten": [".pdf"],
   "metadata": [".pdf"],
   "pdf-info": [".pdf"],
+  "pdf-to-markdown": [".pdf"],
 };
 
 /** Every operation's options object, by operation id. */
@@ -73,7 +73,6 @@ export interface OperationOptions {
   "pdf-to-word": components["schemas"]["NoOptions"];
   "pdf-to-powerpoint": components["schemas"]["NoOptions"];
   "pdf-to-excel": components["schemas"]["PdfToExcelOptions"];
-  "pdf-to-markdown": components["schemas"]["PdfToMarkdownOptions"];
   "pdf-to-pdfa": components["schemas"]["PdfToPdfaOptions"];
   "protect": components["schemas"]["ProtectOptions"];
   "unlock": components["schemas"]["UnlockOptions"];
@@ -84,4 +83,5 @@ export interface OperationOptions {
   "flatten": components["schemas"]["FlattenOptions"];
   "metadata": components["schemas"]["MetadataOptions"];
   "pdf-info": components["schemas"]["NoOptions"];
+  "pdf-to-markdown": components["schemas"]["PdfToMarkdownOptions"];
 }

@@ -1,8 +1,9 @@
 import type { MarkdownLink } from "@octavo/contracts/markdown-document";
 import type { Box, ImageBlock, PageLayout, Paragraph, Table, TextSpan } from "@octavo/layout";
 import { paragraphPieces, type StyledPiece } from "../text.js";
-import { hasBothDirections, isRightToLeft, strongLeftToRight } from "./direction.js";
-import { bboxOf, type Draft, unionBox } from "./draft.js";
+import { rightToLeftInReadingOrder } from "./direction.js";
+import { bboxOf, type Draft } from "./draft.js";
+import { withHangingMarkers } from "./hanging-markers.js";
 import type { Vocabulary } from "./vocabulary.js";
 
 /** A link on the page: its area and where it goes. */
@@ -32,7 +33,7 @@ const mathSymbols = /[=∑∏∫√±≤≥≠≈∈∉∀∃∂∇∞→⇒↔�
 /** The page's blocks, in the layout's reading order, as drafts of elements. */
 export function pageDrafts(context: PageContext): Draft[] {
   const { page } = context;
-  inLogicalOrder(page);
+  rightToLeftInReadingOrder(page);
   const drafts: Draft[] = [];
   for (const block of withHangingMarkers(page.blocks)) {
     if (block.kind === "paragraph") {
@@ -73,94 +74,6 @@ function numberedHeadings(drafts: Draft[], bodySize: number): void {
     delete draft.listItem;
     draft.headingLike = true;
   }
-}
-
-/**
- * The spans of a right-to-left line in reading order: runs of left-to-right spans ("Jeremy is", a
- * number) keep their order, and the runs are read from the right. A span holding both directions gives
- * no safe order to its parts, so such a line keeps MuPDF's, which is the content stream's.
- */
-function rightToLeftRuns(spans: TextSpan[]): TextSpan[] {
-  if (spans.some((span) => hasBothDirections(span.text))) return spans;
-  const visual = [...spans].sort((a, b) => a.box.x0 - b.box.x0);
-  const runs: TextSpan[][] = [];
-  for (const span of visual) {
-    const last = runs[runs.length - 1];
-    const leftToRight = !isRightToLeft(span.text) && (span.text.match(strongLeftToRight)?.length ?? 0) > 0;
-    const lastLeftToRight = last?.every((member) => !isRightToLeft(member.text));
-    if (leftToRight && lastLeftToRight && last !== undefined) last.push(span);
-    else runs.push([span]);
-  }
-  return runs.reverse().flat();
-}
-
-/**
- * Arabic and Hebrew read from the right: a line mostly in those scripts has its runs put right to left,
- * so a Latin word or a number inside it lands where a reader meets it, each run's own text staying as
- * it is (MuPDF gives a run's characters in logical order). A table mostly in those scripts has its
- * columns numbered from the right.
- */
-function inLogicalOrder(page: PageLayout): void {
-  const lines = (paragraphs: Paragraph[]) => paragraphs.flatMap((paragraph) => paragraph.lines);
-  for (const block of page.blocks) {
-    const all =
-      block.kind === "paragraph"
-        ? block.lines
-        : block.kind === "table"
-          ? lines(block.cells.flatMap((cell) => cell.paragraphs))
-          : [];
-    for (const line of all) {
-      if (line.spans.length > 1 && isRightToLeft(line.spans.map((span) => span.text).join(""))) {
-        line.spans = rightToLeftRuns(line.spans);
-      }
-    }
-    if (block.kind === "table" && isRightToLeft(block.cells.map((cell) => cell.text).join(" "))) {
-      const columns = block.columnEdges.length - 1;
-      for (const cell of block.cells) cell.col = columns - cell.col - cell.colSpan;
-    }
-  }
-}
-
-const markerOnly = /^(?:[•·◦▪■●○‣⁃∙►✓*–-]|\(?\d{1,3}(?:\.\d{1,3})*[.)]?|\(?[a-zA-Z][.)])$/u;
-
-/**
- * A number or bullet set apart in a column of its own ("3." left of "Recall Period") is cut from its
- * text by the layout's gap rule: the two are put back together when they share a baseline.
- */
-function withHangingMarkers(blocks: PageLayout["blocks"]): PageLayout["blocks"] {
-  const out: PageLayout["blocks"] = [];
-  for (let index = 0; index < blocks.length; index += 1) {
-    const block = blocks[index];
-    const next = blocks[index + 1];
-    const line = block?.kind === "paragraph" && block.lines.length === 1 ? block.lines[0] : undefined;
-    const first = next?.kind === "paragraph" ? next.lines[0] : undefined;
-    const text =
-      line?.spans
-        .map((span) => span.text)
-        .join("")
-        .trim() ?? "";
-    const size = line?.spans[0]?.font.size ?? 10;
-    if (
-      line !== undefined &&
-      first !== undefined &&
-      next?.kind === "paragraph" &&
-      markerOnly.test(text) &&
-      Math.abs(first.baseline - line.baseline) < 0.3 * size &&
-      first.box.x0 > line.box.x1 &&
-      first.box.x0 - line.box.x1 < 6 * size
-    ) {
-      const marker = { ...(line.spans[0] as TextSpan), text: `${text} ` };
-      const joined = { ...first, spans: [marker, ...first.spans], box: unionBox(line.box, first.box) };
-      out.push({
-        ...next,
-        box: unionBox(line.box, next.box),
-        lines: [joined, ...next.lines.slice(1)],
-        listMarker: text,
-      });
-      index += 1;
-    } else if (block !== undefined) out.push(block);
-  }
-  return out;
 }
 
 function paragraphDraft(paragraph: Paragraph, context: PageContext): Draft | undefined {
