@@ -291,8 +291,18 @@ const MAGIC = {
   "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "PK",
 };
 
-/** Whether the bytes are a file of the content type: its magic bytes, or for JSON (pdf-info's report), JSON. */
+/**
+ * Whether the bytes are a file of the content type: its magic bytes; for JSON (pdf-info's report,
+ * PDF to Markdown's json), JSON; for text (PDF to Markdown's Markdown and text), non-empty UTF-8.
+ */
 function isContentType(bytes, contentType) {
+  if (/^text\/(markdown|plain); charset=utf-8$/.test(contentType)) {
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(bytes).trim() !== "";
+    } catch {
+      return false;
+    }
+  }
   if (contentType === "application/json") {
     try {
       JSON.parse(bytes.toString("utf8"));
