@@ -42,19 +42,20 @@ export function analyzePage(
 export const PAGES_DONE_PROGRESS = 0.9;
 
 /**
- * Calls `visit` for each page in order with its layout, reporting progress from `from` to
- * PAGES_DONE_PROGRESS.
+ * Calls `visit` for each page in order with its layout (or for `pages`, zero-based, when given),
+ * reporting progress from `from` to PAGES_DONE_PROGRESS.
  */
 export async function forEachPage(
   pdf: { doc: mupdf.PDFDocument; pages: number },
   options: PageOptions,
-  { name, ctx, from }: { name: string; ctx: EngineContext; from: number },
+  { name, ctx, from, pages }: { name: string; ctx: EngineContext; from: number; pages?: number[] },
   visit: (page: PageLayout) => void | Promise<void>,
 ): Promise<void> {
-  for (let index = 0; index < pdf.pages; index += 1) {
+  const indexes = pages ?? Array.from({ length: pdf.pages }, (_, index) => index);
+  for (const [done, index] of indexes.entries()) {
     ctx.signal?.throwIfAborted();
     await visit(analyzePage(pdf.doc, index, options, name));
-    ctx.onProgress?.(from + ((PAGES_DONE_PROGRESS - from) * (index + 1)) / pdf.pages);
+    ctx.onProgress?.(from + ((PAGES_DONE_PROGRESS - from) * (done + 1)) / indexes.length);
     // Lets an abort or a progress write through between pages of a long document.
     await new Promise((resolve) => setImmediate(resolve));
   }

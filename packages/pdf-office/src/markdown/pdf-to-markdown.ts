@@ -14,7 +14,7 @@ import {
 } from "@octavo/engines";
 import type { PageLayout } from "@octavo/layout";
 import type { Mupdf } from "@octavo/mupdf";
-import { analyzePage, PAGES_DONE_PROGRESS } from "../layout.js";
+import { forEachPage } from "../layout.js";
 import { outputDir } from "../names.js";
 import { type PreparedPdf, preparePdf } from "../prepare.js";
 import { chunkElements } from "./chunks.js";
@@ -122,21 +122,19 @@ async function convertPages(
   const drafts: Draft[] = [];
   const figures: EngineOutput[] = [];
   const from = prepared.engines.length > 0 ? 0.4 : 0.05;
-  for (const [done, pageNumber] of pages.entries()) {
-    job.ctx.signal?.throwIfAborted();
-    const index = pageNumber - 1;
-    const layout = analyzePage(
-      prepared.doc,
-      index,
-      { images: options.images !== "none", imageData: options.images === "files", tables: true },
-      job.name,
-    );
+  const pageOptions = {
+    images: options.images !== "none",
+    imageData: options.images === "files",
+    tables: true,
+  };
+  const at = { name: job.name, ctx: job.ctx, from, pages: pages.map((page) => page - 1) };
+  await forEachPage(prepared, pageOptions, at, async (layout) => {
     learnWords(layout, vocabulary);
     const onPage = pageDrafts({
       page: layout,
-      links: pageLinks(prepared.doc, index),
+      links: pageLinks(prepared.doc, layout.index),
       vocabulary,
-      ocr: prepared.ocrPages.has(index) || recognisedText(layout),
+      ocr: prepared.ocrPages.has(layout.index) || recognisedText(layout),
       keepFigures: options.images === "files",
     });
     // Figures go to disk as they are found, so a long illustrated document's pixels are not all held.
@@ -150,10 +148,7 @@ async function convertPages(
       delete draft.figure;
     }
     drafts.push(...onPage);
-    job.ctx.onProgress?.(from + ((PAGES_DONE_PROGRESS - from) * (done + 1)) / pages.length);
-    // Lets an abort or a progress write through between pages of a long document.
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  });
   markRunningHeads(drafts, pages.length);
   assignHeadings(drafts, outline);
   const elements = flowElements(drafts, options.headersFooters === "keep").map((draft) => draft.element);
