@@ -5,6 +5,7 @@ import { imageBlocks } from "./images.js";
 import { glyphRuns, mergeSameBaseline, toTextLine } from "./lines.js";
 import { buildParagraphs } from "./paragraphs.js";
 import { minGutterPt, readingOrder } from "./reading-order.js";
+import { ruleBoundedTables } from "./rule-bounded-tables.js";
 import { ruledTables } from "./ruled-tables.js";
 import { absorbScripts } from "./scripts.js";
 import { streamTables } from "./stream-tables.js";
@@ -62,7 +63,9 @@ export function analyzePage(page: mupdf.Page, index: number, options: AnalyzeOpt
   if (options.tables ?? true) {
     const ruled = ruledTables(page, rest, bodySize);
     tables.push(...ruled.tables);
-    const stream = streamTables(ruled.rest, bodySize, ruled.slants);
+    const bounded = ruleBoundedTables(ruled.acrossRules, ruled.rest, bodySize);
+    tables.push(...bounded.tables);
+    const stream = streamTables(bounded.rest, bodySize, ruled.slants);
     tables.push(...stream.tables);
     rest = stream.rest;
   }

@@ -3,7 +3,7 @@ import { addUnruledColumns, splitUnruledColumns } from "./column-split.js";
 import type { Glyph } from "./glyphs.js";
 import { type LatticeGrid, latticeGrids } from "./lattice.js";
 import { splitUnruledRows } from "./row-split.js";
-import { collectRulings, type PageRulings, type Point, type Rulings } from "./rulings.js";
+import { collectRulings, type PageRulings, type Point, type Rulings, type Segment } from "./rulings.js";
 import { mergeRulings, rulingNetworks } from "./segments.js";
 import { filledShare, pourIntoGrid } from "./table-build.js";
 import type { Box, Table } from "./types.js";
@@ -55,7 +55,7 @@ export function ruledTables(
   page: mupdf.Page,
   glyphs: Glyph[],
   bodySize: number,
-): { tables: Table[]; rest: Glyph[]; slants: Point[] } {
+): { tables: Table[]; rest: Glyph[]; slants: Point[]; acrossRules: Segment[] } {
   const drawn = collectRulings(page);
   const rulings = tableRulings(drawn);
   // Largest first, so a table nested in another's cell stays that cell's text.
@@ -83,5 +83,9 @@ export function ruledTables(
     tables.push(table);
     rest = rest.filter((g) => !taken.has(g));
   }
-  return { tables, rest, slants: drawn.slants };
+  // Horizontal rules no grid took: those of tables ruled across only.
+  const acrossRules = mergeRulings(drawn.lines).horizontal.filter(
+    (rule) => !tables.some((t) => inside(rule, t.box)),
+  );
+  return { tables, rest, slants: drawn.slants, acrossRules };
 }

@@ -264,6 +264,31 @@ function pairsColumns(run: TextRow[], extent: Box, gutters: { x0: number; x1: nu
   });
 }
 
+/**
+ * A borderless table's grid from its rows: the columns found down them (or given), split further where
+ * tightly set figures line up, and a row per text row; the glyphs poured in.
+ */
+export function gridFromRows(
+  run: TextRow[],
+  bodySize: number,
+  found = streamColumns(run, bodySize),
+): { table: Table; taken: Set<Glyph> } | undefined {
+  if (!found || found.length < 3) return undefined;
+  const columnEdges = splitTightColumns(run, found);
+  const rowEdges = [run[0]?.top ?? 0];
+  for (let i = 1; i < run.length; i++) {
+    const above = run[i - 1];
+    const below = run[i];
+    if (above && below) rowEdges.push((above.bottom + below.top) / 2);
+  }
+  rowEdges.push(run[run.length - 1]?.bottom ?? 0);
+  const areas = [];
+  for (let row = 0; row < rowEdges.length - 1; row++)
+    for (let col = 0; col < columnEdges.length - 1; col++) areas.push({ row, col, rowSpan: 1, colSpan: 1 });
+  const runGlyphs = run.flatMap((r) => r.fragments.flatMap((f) => f.glyphs));
+  return pourIntoGrid(runGlyphs, columnEdges, rowEdges, areas, false, bodySize);
+}
+
 function tablesIn(
   rows: TextRow[],
   bodySize: number,
@@ -280,19 +305,8 @@ function tablesIn(
     const extent = unionBoxes(run.flatMap((r) => r.fragments.map((f) => f.box)));
     if (looksLikeProse(run) || drawnOver(extent, slants)) continue;
     if (pairsColumns(run, extent, pageGutters)) continue;
-    const columnEdges = splitTightColumns(run, found);
-    const rowEdges = [run[0]?.top ?? 0];
-    for (let i = 1; i < run.length; i++) {
-      const above = run[i - 1];
-      const below = run[i];
-      if (above && below) rowEdges.push((above.bottom + below.top) / 2);
-    }
-    rowEdges.push(run[run.length - 1]?.bottom ?? 0);
-    const areas = [];
-    for (let row = 0; row < rowEdges.length - 1; row++)
-      for (let col = 0; col < columnEdges.length - 1; col++) areas.push({ row, col, rowSpan: 1, colSpan: 1 });
-    const runGlyphs = run.flatMap((r) => r.fragments.flatMap((f) => f.glyphs));
-    const built = pourIntoGrid(runGlyphs, columnEdges, rowEdges, areas, false, bodySize);
+    const built = gridFromRows(run, bodySize, found);
+    if (!built) continue;
     if (wordy(built.table) || bulletList(built.table)) continue;
     tables.push(built.table);
     for (const g of built.taken) taken.add(g);

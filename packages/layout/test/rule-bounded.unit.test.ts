@@ -1,0 +1,68 @@
+import { readFileSync } from "node:fs";
+import { loadMupdf } from "@octavo/mupdf";
+import { corpusPath } from "@octavo/testing";
+import { describe, expect, it } from "vitest";
+import { analyzeDocument, type Table, tableToGrid } from "../src/index.js";
+import { parseCsv } from "./csv.js";
+
+const mupdf = await loadMupdf();
+
+/** The tables of a one-page corpus PDF, each as rows of cell texts. */
+function tablesIn(pdf: string): string[][][] {
+  const doc = mupdf.Document.openDocument(readFileSync(corpusPath(pdf)), "application/pdf");
+  const [page] = analyzeDocument(doc, { images: false, pages: [0] }).pages;
+  return (page?.blocks.filter((b): b is Table => b.kind === "table") ?? []).map(tableToGrid);
+}
+
+const holding = (tables: string[][][], text: string) =>
+  tables.filter((rows) => rows.some((row) => row.some((cell) => cell.includes(text))));
+
+/** pdf-parse-bench's truth for one table: its CSV's rows, blank lines left out. */
+const truthOf = (csv: string) =>
+  parseCsv(readFileSync(corpusPath(`structure/${csv}`), "utf8")).filter((row) => row.some((c) => c !== ""));
+
+describe("tables ruled across only (booktabs, \\hline)", () => {
+  // Tables whose rules the whitespace pass missed or cut, each read whole: the truth's rows exactly.
+  it.each([
+    [
+      "pdfparse_052",
+      "table3",
+      "two rows between a \\toprule and a \\bottomrule, too few rows for whitespace alone",
+    ],
+    ["pdfparse_091", "table2", "nine rows beside a ruled table in the other column"],
+    ["pdfparse_048", "table7", "rows of long labels and figures"],
+  ])("%s %s: %s", (document, table) => {
+    const truth = truthOf(`${document}.${table}.csv`);
+    expect(tablesIn(`structure/${document}.pdf`)).toContainEqual(truth);
+  });
+
+  it("take the header row set above a lone \\midrule, and every row down to the \\bottomrule", () => {
+    // pdf-parse-bench's pdfparse_000, table 2: "Research Area & Count \\ \midrule … \bottomrule".
+    const [table, ...others] = holding(tablesIn("structure/pdfparse_000.pdf"), "Research Area");
+    expect(others).toEqual([]);
+    expect(table?.[0]).toEqual(["Research Area", "Count"]);
+    expect(table).toContainEqual(["Life sciences", "264"]);
+    expect(table?.at(-1)).toEqual(["Social work", "1"]);
+    expect(table).toHaveLength(15);
+  });
+
+  it("keep the prose between two tables of one column's width out of both", () => {
+    // pdfparse_016's left column: a table, two paragraphs as wide as its rules, then another table.
+    const tables = tablesIn("structure/pdfparse_016.pdf");
+    expect(holding(tables, "Animal dream")).toEqual([]);
+    expect(holding(tables, "Forget heart")).toEqual([]);
+    expect(holding(tables, "ESU Type")).toHaveLength(1);
+    expect(holding(tables, "MAdaPT-FOBLO")).toHaveLength(1);
+  });
+
+  it("end a table at its last rule when the next table's rules, of the same width, follow with nothing between", () => {
+    // pdfparse_016's right column: "Model group …" ends with a \bottomrule; "Model … CF-TVP-VAR-SV" starts
+    // with a \toprule of the same ends some way below.
+    const tables = tablesIn("structure/pdfparse_016.pdf");
+    const [first] = holding(tables, "Model group");
+    const [second] = holding(tables, "CF-TVP-VAR-SV");
+    expect(first).toBeDefined();
+    expect(second).toBeDefined();
+    expect(first).not.toBe(second);
+  });
+});
