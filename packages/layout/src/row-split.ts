@@ -80,7 +80,11 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
       lines.some((y, i) => !near(y, centres[i] ?? y, band));
     // Lines are only rows of horizontal text: rotated text has no such lines.
     const horizontal = band.every((g) => g.rotation === 0);
-    if (!everyLine && (!horizontal || cellLines.filter(skipsLines).length < 2)) return;
+    // One cell with a line on every row beside one that skips rows (a value on two lines beside labels
+    // on one) is rows too: wrapped cells never leave a gap above their last line.
+    const skipping = cellLines.filter(skipsLines).length;
+    const besideFull = skipping >= 1 && counts.some((n) => n === centres.length);
+    if (!everyLine && (!horizontal || (skipping < 2 && !besideFull))) return;
     extra.set(
       r,
       centres.slice(1).map((c, i) => (c + (centres[i] ?? c)) / 2),

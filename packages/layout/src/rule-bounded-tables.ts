@@ -2,6 +2,7 @@ import type { Glyph } from "./glyphs.js";
 import { joinStretchedSpaces } from "./justified.js";
 import { glyphRuns, runText } from "./lines.js";
 import type { Segment } from "./rulings.js";
+import { streamColumns } from "./stream-columns.js";
 import { gridFromRows } from "./stream-tables.js";
 import { type Fragment, type TextRow, textRows, wordCount } from "./text-rows.js";
 import type { Table } from "./types.js";
@@ -177,6 +178,30 @@ function extendBand(
   return { top: reach(above, band.top, true), bottom: reach(below, band.bottom, false) };
 }
 
+/** Blank under a band's last rule within which rows of several cells carry the table on. */
+const runOnEm = 2.5;
+/** Cells a row under the band needs to carry the table on. */
+const runOnCells = 3;
+
+/**
+ * Whether the table runs on under the band's last rule, past the spacing a rule keeps: a ruled header
+ * over a body set without rules (camelot's budget). The whitespace pass reads such a table whole.
+ */
+function runsOnBelow(
+  band: { bottom: number },
+  rows: BandRow[],
+  prose: Set<TextRow>,
+  bodySize: number,
+): boolean {
+  const next = rows.find((r) => r.top >= band.bottom);
+  return (
+    next !== undefined &&
+    next.top - band.bottom <= runOnEm * bodySize &&
+    next.fragments.length >= runOnCells &&
+    !prose.has(next.source)
+  );
+}
+
 /** Rows of fragments of text: runs of glyphs split where a gap of an em or more separates cells. */
 function fragmentRows(glyphs: Glyph[]): TextRow[] {
   const fragments = glyphRuns(
@@ -209,6 +234,12 @@ function isProse(f: Fragment, minWords = proseWords + 1): boolean {
   return words.length >= minWords && letters >= minLetterWordShare * words.length;
 }
 
+/**
+ * Rows between a table's rules that may cross a gap between columns (a \multicolumn value, a group's
+ * label): the rules, not the whitespace alone, say that these rows are a table.
+ */
+const spanningRows = 1;
+
 /** Words per cell (median) beyond which the text between the rules is prose framed by rules. */
 const maxCellWords = 6;
 
@@ -237,8 +268,8 @@ export function ruleBoundedTables(
           fragments: row.fragments.filter((f) => !f.glyphs.some((g) => taken.has(g))),
         }))
         .filter((row) => row.fragments.length > 0);
-      if (free.length < 2) continue;
-      const built = gridFromRows(free, bodySize);
+      if (free.length < 2 || runsOnBelow(band, across, prose, bodySize)) continue;
+      const built = gridFromRows(free, bodySize, streamColumns(free, bodySize, spanningRows));
       if (!built) continue;
       const filled = built.table.cells.filter((c) => c.text !== "");
       const words = filled.map((c) => c.text.split(/\s+/).length).sort((a, b) => a - b);

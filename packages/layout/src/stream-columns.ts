@@ -5,6 +5,8 @@ import type { TextRow } from "./text-rows.js";
 
 /** From this many multi-cell rows on, one of the first few may cross a column gap however few the rows. */
 const spanToleranceRows = 5;
+/** Fewer multi-cell rows than this cross no gap anywhere, whatever the caller allows. */
+const minRowsForSpans = 4;
 /** The rows a spanning header may be among: the first this many multi-cell rows. */
 const headerRows = 3;
 
@@ -12,9 +14,10 @@ const headerRows = 3;
  * Column edges of a borderless table: x positions where whitespace runs down (nearly) every
  * multi-cell row. Returns undefined when fewer than two columns hold text in three rows. A header
  * row spanning columns at the top of a small table may cross a gap, but only to split the columns
- * of a table found without it: it never makes text a table.
+ * of a table found without it: it never makes text a table. A caller that knows the rows are a table
+ * (its rules say so) lets `spanningRows` of them cross a gap anywhere.
  */
-export function streamColumns(run: TextRow[], bodySize: number): number[] | undefined {
+export function streamColumns(run: TextRow[], bodySize: number, spanningRows = 0): number[] | undefined {
   const multi = run.filter((r) => r.fragments.length >= 2);
   const xs = run.flatMap((r) => r.fragments.flatMap((f) => [f.box.x0, f.box.x1]));
   const left = Math.floor(Math.min(...xs));
@@ -34,9 +37,12 @@ export function streamColumns(run: TextRow[], bodySize: number): number[] | unde
       if (i < headerRows && seen[x]) headerCover[x] = 1;
     }
   });
-  // A tenth of the rows may cross a gap (headers spanning columns); with `headerSpans`, one of the
-  // first few rows more.
-  const allowed = Math.floor(multi.length * 0.1);
+  // A tenth of the rows (or `spanningRows`, from four rows on) may cross a gap (headers spanning
+  // columns); with `headerSpans`, one of the first few rows more.
+  const allowed = Math.max(
+    multi.length >= minRowsForSpans ? spanningRows : 0,
+    Math.floor(multi.length * 0.1),
+  );
   const minGap = Math.max(3, bodySize * 0.5);
   const edgesWith = (headerSpans: boolean): number[] | undefined => {
     const edges = [left];

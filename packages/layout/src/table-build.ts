@@ -2,6 +2,7 @@ import { roundBox, unionBoxes } from "./geometry.js";
 import { type Glyph, isBlank } from "./glyphs.js";
 import { glyphRuns, lineText, mergeSameBaseline, toTextLine } from "./lines.js";
 import { buildParagraphs } from "./paragraphs.js";
+import { absorbScripts } from "./scripts.js";
 import type { Box, Table, TableCell } from "./types.js";
 
 export interface GridArea {
@@ -33,8 +34,9 @@ export function areaOwners(areas: GridArea[], rows: number, cols: number): numbe
 /** The text and paragraphs of one cell's glyphs. */
 function cellContent(glyphs: Glyph[], box: Box, bodySize: number): Pick<TableCell, "text" | "paragraphs"> {
   if (!glyphs.length) return { text: "", paragraphs: [] };
+  // Exponents and indices ride on their figure ("3.42 × 10⁻¹"), not on a line of their own above it.
   const lines = mergeSameBaseline(
-    glyphRuns(glyphs, 4).map((r) => toTextLine(r.glyphs)),
+    absorbScripts(glyphRuns(glyphs, 4).map((r) => r.glyphs)).map(toTextLine),
     4,
   );
   return {

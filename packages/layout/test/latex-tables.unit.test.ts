@@ -66,3 +66,26 @@ describe("tables ruled across only (booktabs, \\hline)", () => {
     expect(first).not.toBe(second);
   });
 });
+
+describe("LaTeX tables' other shapes", () => {
+  it("split a ruled frame's unruled body into its rows when one value takes two lines", () => {
+    // pdfparse_091, table 8: a frame, a rule under the header, one upright rule; "Codebook size" has two values.
+    const [table] = holding(tablesIn("structure/pdfparse_091.pdf"), "Hyperparameter");
+    expect(table).toContainEqual(["Embedding dimension", "128"]);
+    expect(table).toContainEqual(["Codebook size", "8 192 (kin.)"]);
+    expect(table).toContainEqual(["", "32 768 (ext.)"]);
+    expect(table).toContainEqual(["Replacement frequency", "500 steps"]);
+    expect(table).toHaveLength(14);
+  });
+
+  it("keep a cell's indices on their letters", () => {
+    // pdfparse_061, table 1: G with the subscripts P and K.
+    expect(tablesIn("structure/pdfparse_061.pdf")).toContainEqual(truthOf("pdfparse_061.table1.csv"));
+  });
+
+  it("split columns under a value that spans two of them, between a table's rules", () => {
+    // pdfparse_001, table 5: the last row, "Pearson Correlation: …", spans the three columns.
+    const [table] = holding(tablesIn("structure/pdfparse_001.pdf"), "Text Encoder");
+    expect(table?.slice(0, 5)).toEqual(truthOf("pdfparse_001.table5.csv").slice(0, 5));
+  });
+});
