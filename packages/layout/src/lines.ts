@@ -188,30 +188,45 @@ export function lineIsBold(line: TextLine): boolean {
 
 /**
  * Joins lines that share a baseline and nearly touch (MuPDF sometimes splits one visual line),
- * returning lines sorted top to bottom, left to right.
+ * returning lines sorted top to bottom, left to right. The pieces of one baseline are joined left to
+ * right whatever order their baselines sort in: a piece that carries an exponent ("10⁻³") sorts above
+ * the figure it follows ("7.64 ×").
  */
 export function mergeSameBaseline(lines: TextLine[], gapEm: number): TextLine[] {
   const sorted = [...lines].sort((a, b) => a.baseline - b.baseline || a.box.x0 - b.box.x0);
-  const out: TextLine[] = [];
+  const rows: TextLine[][] = [];
   for (const line of sorted) {
     const size = lineSize(line) || 10;
-    const twin = out.find(
-      (o) =>
-        o.rotation === 0 &&
+    const row = rows.find(
+      ([first]) =>
+        first !== undefined &&
+        first.rotation === 0 &&
         line.rotation === 0 &&
-        Math.abs(o.baseline - line.baseline) < size * 0.25 &&
-        line.box.x0 >= o.box.x1 - size * 0.2 &&
-        line.box.x0 - o.box.x1 < gapEm * size,
+        Math.abs(first.baseline - line.baseline) < size * 0.25,
     );
-    if (!twin) {
-      out.push(line);
-      continue;
-    }
-    const space = line.box.x0 - twin.box.x1 > size * 0.1 ? " " : "";
-    const last = twin.spans[twin.spans.length - 1];
-    if (last && space && !/\s$/.test(last.text)) last.text += space;
-    twin.spans.push(...line.spans);
-    twin.box = unionBoxes([twin.box, line.box]);
+    if (row) row.push(line);
+    else rows.push([line]);
   }
-  return out;
+  const out: TextLine[] = [];
+  for (const row of rows) {
+    let current: TextLine | undefined;
+    for (const line of row.sort((a, b) => a.box.x0 - b.box.x0)) {
+      const size = lineSize(line) || 10;
+      const touches =
+        current !== undefined &&
+        line.box.x0 >= current.box.x1 - size * 0.2 &&
+        line.box.x0 - current.box.x1 < gapEm * size;
+      if (!current || !touches) {
+        current = line;
+        out.push(line);
+        continue;
+      }
+      const space = line.box.x0 - current.box.x1 > size * 0.1 ? " " : "";
+      const last = current.spans[current.spans.length - 1];
+      if (last && space && !/\s$/.test(last.text)) last.text += space;
+      current.spans.push(...line.spans);
+      current.box = unionBoxes([current.box, line.box]);
+    }
+  }
+  return out.sort((a, b) => a.baseline - b.baseline || a.box.x0 - b.box.x0);
 }

@@ -83,6 +83,12 @@ describe("LaTeX tables' other shapes", () => {
     expect(tablesIn("structure/pdfparse_061.pdf")).toContainEqual(truthOf("pdfparse_061.table1.csv"));
   });
 
+  it("keep a figure's power of ten on its line, though the piece with the exponent sorts above it", () => {
+    // pdfparse_058, table 3: "3.42 × 10⁻¹", the "10⁻¹" a piece of its own, its exponent raised.
+    const [table] = holding(tablesIn("structure/pdfparse_058.pdf"), "RMSE");
+    expect(table).toContainEqual(["2", "3.42 × 10−1", "1.83 × 10−1", "1.70 × 10−1"]);
+  });
+
   it("split columns under a value that spans two of them, between a table's rules", () => {
     // pdfparse_001, table 5: the last row, "Pearson Correlation: …", spans the three columns.
     const [table] = holding(tablesIn("structure/pdfparse_001.pdf"), "Text Encoder");
