@@ -181,9 +181,13 @@ export function lineSize(line: TextLine): number {
   return best;
 }
 
+/**
+ * Whether every word of the line is bold: punctuation set in the regular face (the colon after a bold
+ * "Requirements") does not make a bold heading regular.
+ */
 export function lineIsBold(line: TextLine): boolean {
-  const inked = line.spans.filter((s) => s.text.trim() !== "");
-  return inked.length > 0 && inked.every((s) => s.font.bold);
+  const worded = line.spans.filter((s) => /[\p{L}\p{N}]/u.test(s.text));
+  return worded.length > 0 && worded.every((s) => s.font.bold);
 }
 
 /**

@@ -235,6 +235,17 @@ describe("layout blocks", () => {
     expect(tablesOf(analyzeDocument(doc, { pages: [0, 1], images: false }))).toEqual([]);
   });
 
+  it("keeps a bold heading whose colon is set in the regular face a heading", () => {
+    // govdocs_error_set_1, page 82: "Teaching Physician and Resident Requirements" bold, its ":" regular.
+    const paragraphs = pageOf("general/govdocs_error_set_1_316267.pdf", 81).blocks.filter(
+      (b) => b.kind === "paragraph",
+    );
+    const firstLine = (b: (typeof paragraphs)[number]) => (b.lines[0] ? lineText(b.lines[0]) : "");
+    const heading = paragraphs.find((b) => firstLine(b).startsWith("Teaching Physician"));
+    expect(heading && firstLine(heading)).toBe("Teaching Physician and Resident Requirements:");
+    expect(heading?.headingLevel).toBeDefined();
+  });
+
   it("rejects a page index outside the document", () => {
     expect(() => analyzeDocument(open("tables/camelot_row_span.pdf"), { pages: [5] })).toThrow(RangeError);
   });
