@@ -1,10 +1,10 @@
 import type { Glyph } from "./glyphs.js";
 import { joinStretchedSpaces } from "./justified.js";
-import { glyphRuns, runText } from "./lines.js";
 import type { Segment } from "./rulings.js";
 import { streamColumns } from "./stream-columns.js";
-import { gridFromRows } from "./stream-tables.js";
-import { type Fragment, type TextRow, textRows, wordCount } from "./text-rows.js";
+import { fragmentRows, gridFromRows, medianOf, proseWidthShare, proseWords } from "./stream-tables.js";
+import type { Fragment, TextRow } from "./text-rows.js";
+import { wordCount } from "./text-rows.js";
 import type { Table } from "./types.js";
 
 /**
@@ -67,11 +67,6 @@ function rowsAcross(rows: TextRow[], x0: number, x1: number): BandRow[] {
       bottom: Math.max(...row.fragments.map((f) => f.box.y1)),
     }));
 }
-
-/** Words in a fragment beyond which, spanning most of the rule, it is a line of prose. */
-const proseWords = 6;
-/** The share of the rule's width a line of prose spans. */
-const proseWidthShare = 0.6;
 
 /** Words of a lone line across most of the rule beyond which, nearly all of letters, it is prose. */
 const loneProseWords = 4;
@@ -202,17 +197,6 @@ function runsOnBelow(
   );
 }
 
-/** Rows of fragments of text: runs of glyphs split where a gap of an em or more separates cells. */
-function fragmentRows(glyphs: Glyph[]): TextRow[] {
-  const fragments = glyphRuns(
-    glyphs.filter((g) => g.rotation === 0),
-    1,
-  )
-    .map((r) => ({ glyphs: r.glyphs, text: runText(r.glyphs) }))
-    .filter((f) => f.text !== "");
-  return textRows(fragments);
-}
-
 /**
  * Lines of justified prose, whose stretched spaces split them into fragments like cells: a table's
  * band never reaches out over them (between its rules, rows flush at both ends are a table's too).
@@ -272,8 +256,7 @@ export function ruleBoundedTables(
       const built = gridFromRows(free, bodySize, streamColumns(free, bodySize, spanningRows));
       if (!built) continue;
       const filled = built.table.cells.filter((c) => c.text !== "");
-      const words = filled.map((c) => c.text.split(/\s+/).length).sort((a, b) => a - b);
-      if ((words[words.length >> 1] ?? 0) > maxCellWords) continue;
+      if (medianOf(filled.map((c) => c.text.split(/\s+/).length)) > maxCellWords) continue;
       tables.push(built.table);
       for (const g of built.taken) taken.add(g);
     }

@@ -3,7 +3,7 @@ import { addUnruledColumns, splitUnruledColumns } from "./column-split.js";
 import type { Glyph } from "./glyphs.js";
 import { type LatticeGrid, latticeGrids } from "./lattice.js";
 import { splitUnruledRows } from "./row-split.js";
-import { collectRulings, type PageRulings, type Point, type Rulings, type Segment } from "./rulings.js";
+import { collectRulings, type Point, type Rulings, type Segment } from "./rulings.js";
 import { mergeRulings, rulingNetworks } from "./segments.js";
 import { filledShare, pourIntoGrid } from "./table-build.js";
 import type { Box, Table } from "./types.js";
@@ -36,14 +36,13 @@ function boundsOf(r: Rulings): Box {
  * Drawn lines, plus the edges of filled boxes outside every network of drawn lines: where lines
  * make the grid, cell backgrounds (inset, or one per text line) would only add false edges.
  */
-function tableRulings(page: PageRulings): Rulings {
-  const lines = mergeRulings(page.lines);
+function tableRulings(lines: Rulings, boxEdges: Rulings): Rulings {
   const frames = rulingNetworks(lines, 3).map(boundsOf);
   const outside = (s: { x0: number; y0: number; x1: number; y1: number }) =>
     !frames.some((f) => s.x0 >= f.x0 - 3 && s.x1 <= f.x1 + 3 && s.y0 >= f.y0 - 3 && s.y1 <= f.y1 + 3);
   return mergeRulings({
-    horizontal: [...lines.horizontal, ...page.boxEdges.horizontal.filter(outside)],
-    vertical: [...lines.vertical, ...page.boxEdges.vertical.filter(outside)],
+    horizontal: [...lines.horizontal, ...boxEdges.horizontal.filter(outside)],
+    vertical: [...lines.vertical, ...boxEdges.vertical.filter(outside)],
   });
 }
 
@@ -57,7 +56,8 @@ export function ruledTables(
   bodySize: number,
 ): { tables: Table[]; rest: Glyph[]; slants: Point[]; acrossRules: Segment[] } {
   const drawn = collectRulings(page);
-  const rulings = tableRulings(drawn);
+  const lines = mergeRulings(drawn.lines);
+  const rulings = tableRulings(lines, drawn.boxEdges);
   // Largest first, so a table nested in another's cell stays that cell's text.
   const grids = latticeGrids(rulings).sort((a, b) => gridArea(b) - gridArea(a));
   const tables: Table[] = [];
@@ -84,8 +84,6 @@ export function ruledTables(
     rest = rest.filter((g) => !taken.has(g));
   }
   // Horizontal rules no grid took: those of tables ruled across only.
-  const acrossRules = mergeRulings(drawn.lines).horizontal.filter(
-    (rule) => !tables.some((t) => inside(rule, t.box)),
-  );
+  const acrossRules = lines.horizontal.filter((rule) => !tables.some((t) => inside(rule, t.box)));
   return { tables, rest, slants: drawn.slants, acrossRules };
 }

@@ -98,9 +98,9 @@ function runsOf(pieces: TextRow[][], bodySize: number): Run[] {
 }
 
 /** Words in a fragment beyond which, spanning most of the run, it is a line of prose. */
-const proseWords = 6;
+export const proseWords = 6;
 /** The share of the run's width a fragment of prose spans. */
-const proseWidthShare = 0.6;
+export const proseWidthShare = 0.6;
 /** A fragment of many words this many ems wide is a line of a text column (one of two is ~40). */
 const proseWidthEm = 18;
 /**
@@ -164,7 +164,7 @@ function looksLikeProse(run: TextRow[]): boolean {
   return medianLength > 30;
 }
 
-function medianOf(values: number[]): number {
+export function medianOf(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[sorted.length >> 1] ?? 0;
 }
@@ -222,11 +222,7 @@ export function streamTables(
   bodySize: number,
   slants: Point[],
 ): { tables: Table[]; rest: Glyph[] } {
-  const horizontal = glyphs.filter((g) => g.rotation === 0);
-  const fragments = glyphRuns(horizontal, cellGapEm)
-    .map((r) => ({ glyphs: r.glyphs, text: runText(r.glyphs) }))
-    .filter((f) => f.text !== "");
-  const rows = joinStretchedSpaces(textRows(fragments));
+  const rows = joinStretchedSpaces(fragmentRows(glyphs));
   const gutters = stretchGutters(
     rows.flatMap((row) => row.fragments),
     Math.max(minGutterPt, bodySize),
@@ -262,6 +258,17 @@ function pairsColumns(run: TextRow[], extent: Box, gutters: { x0: number; x1: nu
     const shared = left.filter((row) => right.includes(row)).length;
     return shared < minSharedRows * Math.min(left.length, right.length);
   });
+}
+
+/** Rows of the horizontal text's fragments: runs of glyphs split where a gap of `cellGapEm` separates cells. */
+export function fragmentRows(glyphs: Glyph[]): TextRow[] {
+  const fragments = glyphRuns(
+    glyphs.filter((g) => g.rotation === 0),
+    cellGapEm,
+  )
+    .map((r) => ({ glyphs: r.glyphs, text: runText(r.glyphs) }))
+    .filter((f) => f.text !== "");
+  return textRows(fragments);
 }
 
 /**

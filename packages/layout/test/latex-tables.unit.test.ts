@@ -7,11 +7,17 @@ import { parseCsv } from "./csv.js";
 
 const mupdf = await loadMupdf();
 
-/** The tables of a one-page corpus PDF, each as rows of cell texts. */
+const tablesByPdf = new Map<string, string[][][]>();
+
+/** The tables of a one-page corpus PDF, each as rows of cell texts (laid out once per file). */
 function tablesIn(pdf: string): string[][][] {
+  const known = tablesByPdf.get(pdf);
+  if (known) return known;
   const doc = mupdf.Document.openDocument(readFileSync(corpusPath(pdf)), "application/pdf");
   const [page] = analyzeDocument(doc, { images: false, pages: [0] }).pages;
-  return (page?.blocks.filter((b): b is Table => b.kind === "table") ?? []).map(tableToGrid);
+  const tables = (page?.blocks.filter((b): b is Table => b.kind === "table") ?? []).map(tableToGrid);
+  tablesByPdf.set(pdf, tables);
+  return tables;
 }
 
 const holding = (tables: string[][][], text: string) =>
