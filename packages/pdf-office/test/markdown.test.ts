@@ -109,6 +109,41 @@ describe("PDF to Markdown on the born-digital corpus", () => {
   });
 });
 
+describe("headings and running heads", () => {
+  const headings = (document: Document) =>
+    document.elements.filter((element) => element.type === "heading").map((element) => element.text);
+
+  // The outline is left out (outline: false, as bench/markdown/headings.mjs does): the font hierarchy alone.
+  it("drops an appendix's own running head, and joins a section number set in a column of its own to its title", async () => {
+    const document = await convert("general/govdocs_error_set_1_316267.pdf", { outline: false });
+    // Pages 83-93 carry "Handbook for Coding Guidelines V6.0, March 13, 2006 Attachment A", pages 94-104
+    // the same with B, C, E or F: each on too few of the 104 pages to count for the whole document.
+    const appendixHeads = document.elements.filter((element) => /Attachment [A-F]$/.test(element.text));
+    expect(appendixHeads.map((element) => element.page)).toEqual([]);
+    const found = headings(document);
+    // "VI." sits left of its bold title and is read before it; "D." is regular, "Deaths" bold, and the
+    // numbered items of the section before and after it are another list.
+    expect(found).toEqual(expect.arrayContaining(["VI. INPATIENT CODING GUIDELINES", "D. Deaths"]));
+    expect(found.filter((text) => /^[IVXLC]+\.?\s*$/.test(text))).toEqual([]);
+  });
+
+  it("reads a page full of small-print tables against the document's body size, and a contents page as entries", async () => {
+    const document = await convert("general/govdocs_error_set_2_064034.pdf");
+    const found = headings(document);
+    expect(found).toContain("1.4.6 Taxas de Resposta");
+    // Body text beside a table in 8 pt is the page's largest text, but the document's body size.
+    expect(found.filter((text) => /^(A tabela|Um total|elegíveis|foram)\b/.test(text))).toEqual([]);
+    // The contents' chapter lines are entries; its title is set larger and heads it.
+    expect(found).toContain("CONTEÚDOS");
+    expect(found.filter((text) => /^CAP[ÍÌ]TULO \d$/.test(text))).toEqual([]);
+    // The questionnaire's own footer, on its pages only, is a running foot: "Pesquisa Indicadora de
+    // Malária em Angola: … Componente Nuclear 2— Questionário Individual para Mulheres" on pages 96-113
+    // (page 95 words it otherwise, "Inquérito dos Indicadores …", and keeps it).
+    const footers = document.elements.filter((element) => element.text.startsWith("Pesquisa Indicadora"));
+    expect(footers.map((element) => element.page)).toEqual([]);
+  });
+});
+
 describe("reading order", () => {
   it("puts right-to-left text in logical order, Latin words and numbers whole where a reader meets them", async () => {
     const document = await convert("general/docling_right_to_left_01.pdf");

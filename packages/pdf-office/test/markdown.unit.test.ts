@@ -60,6 +60,22 @@ describe("running heads", () => {
     );
   });
 
+  it("marks a head that comes back only on the pages around it, not a heading below it in the same words", () => {
+    const pages = Array.from({ length: 12 }, (_, page) => page);
+    const body = pages.map((page) => draft(`Body text of page ${page}`, { page, y0: 400 }));
+    // An appendix's head on 4 of 12 pages: too few for the whole document, but on every page around it.
+    const heads = [8, 9, 10, 11].map((page) =>
+      draft(`Handbook V6.0 Attachment ${page < 11 ? "A" : "B"}`, { page, y0: 30 }),
+    );
+    // The appendix's own title at the top of its first page: the head's words, set larger and lower.
+    const title = draft("Handbook V6.0 Attachment A", { page: 8, y0: 60, size: 14 });
+    const drafts = [...body, ...heads, title];
+    markRunningHeads(drafts, 12);
+    expect(heads.map((d) => d.element.type)).toEqual(["header", "header", "header", "header"]);
+    expect(title.element.type).toBe("paragraph");
+    expect(body.every((d) => d.element.type === "paragraph")).toBe(true);
+  });
+
   it("leaves a heading alone that sits high on one page only", () => {
     const drafts = [
       draft("Chapter one", { page: 0, y0: 40 }),
@@ -87,6 +103,42 @@ describe("headings", () => {
     const named = draft("2.1 Methods", { y0: 500 });
     assignHeadings([named], [{ title: "Methods", page: 0, depth: 1 }]);
     expect(named.element).toMatchObject({ type: "heading", level: 2 });
+  });
+});
+
+describe("headings from the font hierarchy", () => {
+  const body = (count: number) =>
+    Array.from({ length: count }, (_, index) =>
+      draft(`A sentence of body text, one of many, number ${index}.`, { y0: 100 + 12 * index }),
+    );
+
+  it("takes a regular line in the document's body size for a line, whatever its page made of it", () => {
+    const regular = { ...draft("A tabela 1.2 mostra as taxas de", { y0: 300 }), headingLike: true };
+    const bold = { ...draft("Taxas de Resposta", { y0: 280 }), headingLike: true, bold: true };
+    assignHeadings([...body(10), bold, regular], []);
+    expect([bold.element.type, regular.element.type]).toEqual(["heading", "paragraph"]);
+  });
+
+  it("keeps a contents page's entries, a lone roman numeral and a form's blank out of the headings", () => {
+    const entries = ["Introduction", "Methods", "Results"].map((title, index) =>
+      draft(`${title} .................... ${index + 1}`, { y0: 120 + 14 * index }),
+    );
+    const contents = { ...draft("Contents", { y0: 80, size: 16 }), headingLike: true };
+    const chapter = { ...draft("1 Topologische Grundbegriffe", { y0: 100 }), headingLike: true, bold: true };
+    const numeral = { ...draft("IV.", { page: 1 }), headingLike: true, bold: true };
+    const blank = {
+      ...draft("NOME DO SUPERVISOR: ________", { page: 1, y0: 500 }),
+      headingLike: true,
+      bold: true,
+    };
+    const drafts = [contents, chapter, ...entries, ...body(10), numeral, blank];
+    assignHeadings(drafts, []);
+    expect([contents, chapter, numeral, blank].map((d) => d.element.type)).toEqual([
+      "heading",
+      "paragraph",
+      "paragraph",
+      "paragraph",
+    ]);
   });
 });
 

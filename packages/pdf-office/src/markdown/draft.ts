@@ -41,3 +41,18 @@ export function bboxOf(box: Box): number[] {
   const round = (value: number) => Math.round(value * 10) / 10;
   return [round(box.x0), round(box.y0), round(box.x1), round(box.y1)];
 }
+
+/** The size most characters of the drafts' paragraphs and list items are set in: their body size. */
+export function bodySizeOf(drafts: Draft[]): number {
+  const weights = new Map<number, number>();
+  for (const draft of drafts) {
+    if (draft.element.type !== "paragraph" && draft.element.type !== "list") continue;
+    weights.set(draft.size, (weights.get(draft.size) ?? 0) + draft.element.text.length);
+  }
+  let best = 0;
+  let bestWeight = 0;
+  for (const [size, weight] of weights) {
+    if (weight > bestWeight) [best, bestWeight] = [size, weight];
+  }
+  return best;
+}

@@ -1,5 +1,5 @@
 import type { Mupdf } from "@octavo/mupdf";
-import type { Draft } from "./draft.js";
+import { bodySizeOf, type Draft } from "./draft.js";
 
 /** An outline entry that points into the document. */
 export interface OutlineEntry {
@@ -13,6 +13,13 @@ export interface OutlineEntry {
 /** A bound on the entries read, whatever the file claims: a hostile outline can hold millions. */
 const maxOutlineEntries = 10_000;
 const maxDepth = 6;
+const romanNumeralAlone = /^\(?[ivxlcdm]{1,7}[.)]$/iu;
+/** A form's blank to fill in ("NAME: ________") and an equation's signs are not a title's. */
+const formBlank = /_{4,}/u;
+const equation = /[=∑∏∫√⎡⎣⎤⎦⎢⎥]/u;
+/** A table of contents' leader (". . . . ", "………"), and one before its page number. */
+const dotLeader = /(?:\.\s?|…){4,}/u;
+const leaderBeforeNumber = /(?:\.\s?|…){4,}\s*[\divxlc]+\b/iu;
 
 /** The document's outline as a flat list in order, or none when it has none or it cannot be read. */
 export function readOutline(doc: Mupdf.PDFDocument): OutlineEntry[] {
@@ -44,9 +51,16 @@ export function readOutline(doc: Mupdf.PDFDocument): OutlineEntry[] {
  */
 export function assignHeadings(drafts: Draft[], outline: OutlineEntry[]): void {
   const fromOutline = matchOutline(drafts, outline);
+  const body = bodySizeOf(drafts);
+  const contents = contentsEntrySizes(drafts);
   const candidates = drafts.filter(
     (draft) =>
-      draft.headingLike && !fromOutline.has(draft) && isHeadingType(draft) && plausibleHeading(draft),
+      draft.headingLike &&
+      !fromOutline.has(draft) &&
+      isHeadingType(draft) &&
+      standsOut(draft, body) &&
+      draft.size >= 1.12 * (contents.get(draft.pageIndex) ?? 0) &&
+      plausibleHeading(draft),
   );
   const styles = [...new Set(candidates.map(styleKey))].sort(byProminence);
   // The outline's levels sit above the font levels only where the outline is used for some headings.
@@ -68,12 +82,41 @@ function isHeadingType(draft: Draft): boolean {
 }
 
 /**
- * A heading has words (not a drop cap) and is short: no sentence of more than twenty words, nor a
+ * The layout judges a block against its own page's body text, which a page of small-print tables
+ * takes for its body; against the document's, a regular line in the body size is never a heading.
+ */
+function standsOut(draft: Draft, body: number): boolean {
+  return draft.bold || draft.italic || draft.size >= 1.12 * body;
+}
+
+/**
+ * The pages that are a table of contents (three or more blocks with a dot leader before a page
+ * number), each with the size its entries are set in: there, the chapter lines ("1 Topologische
+ * Grundbegriffe", "CAPÍTULO 1") are entries too, and only what is set larger (its title) heads.
+ */
+function contentsEntrySizes(drafts: Draft[]): Map<number, number> {
+  const entries = new Map<number, Draft[]>();
+  for (const draft of drafts) {
+    if (!leaderBeforeNumber.test(draft.element.text)) continue;
+    entries.set(draft.pageIndex, [...(entries.get(draft.pageIndex) ?? []), draft]);
+  }
+  const sizes = new Map<number, number>();
+  for (const [page, onPage] of entries) {
+    if (onPage.length >= 3) sizes.set(page, Math.max(...onPage.map((draft) => draft.size)));
+  }
+  return sizes;
+}
+
+/**
+ * A heading has words (not a drop cap, not a lone "IV." cut from its title, not a contents line with
+ * its dot leader, a form's blank or an equation) and is short: no sentence of more than twenty words, nor a
  * longer line that ends as a sentence or leads into what follows ("…are appropriate when:").
  */
 function plausibleHeading(draft: Draft): boolean {
   const text = draft.element.text.trim();
   if ((text.match(/\p{L}/gu)?.length ?? 0) < 2 || text.length > 200 || /[,;]$/.test(text)) return false;
+  if (romanNumeralAlone.test(text) || dotLeader.test(text) || formBlank.test(text) || equation.test(text))
+    return false;
   if (text.split(/\s+/).length > 20) return false;
   return !(text.length > 60 && /[.:]$/.test(text));
 }

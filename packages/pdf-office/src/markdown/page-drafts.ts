@@ -2,7 +2,7 @@ import type { MarkdownLink } from "@octavo/contracts/markdown-document";
 import type { Box, ImageBlock, PageLayout, Paragraph, Table, TextSpan } from "@octavo/layout";
 import { paragraphPieces, type StyledPiece } from "../text.js";
 import { rightToLeftInReadingOrder } from "./direction.js";
-import { bboxOf, type Draft } from "./draft.js";
+import { bboxOf, bodySizeOf, type Draft } from "./draft.js";
 import { withHangingMarkers } from "./hanging-markers.js";
 import type { Vocabulary } from "./vocabulary.js";
 
@@ -55,21 +55,28 @@ export function pageDrafts(context: PageContext): Draft[] {
 
 /**
  * "1. Introduction", "B. Hospice" or "IV. Results" set bold, italic or larger than the body, short and
- * not ending as a sentence, is a numbered heading, not a list item, unless numbered items come straight
- * before and after it; a bulleted list under it does not change that.
+ * not ending as a sentence, is a numbered heading, not a list item, unless items of its own list (the
+ * same kind of number, the same weight) come straight before and after it; a bulleted list under it,
+ * or the "1." and "2." of the section it heads, do not change that.
  */
 function numberedHeadings(drafts: Draft[], bodySize: number): void {
   // Numbers, letters and roman numerals: "3.", "B.", "IV." (a bullet never heads a section).
   const numbered = (draft: Draft | undefined) =>
     draft?.listItem !== undefined && /[\p{N}\p{L}]/u.test(draft.listItem.marker);
+  const digits = (draft: Draft) => /\p{N}/u.test(draft.listItem?.marker ?? "");
+  const sameList = (draft: Draft, other: Draft | undefined) =>
+    other !== undefined && numbered(other) && digits(other) === digits(draft) && other.bold === draft.bold;
   for (const [index, draft] of drafts.entries()) {
     const item = draft.listItem;
     if (item === undefined || !numbered(draft)) continue;
     // Inside a run of numbered items with no text between them, it is a list (of bold terms, say).
-    if (numbered(drafts[index - 1]) && numbered(drafts[index + 1])) continue;
+    if (sameList(draft, drafts[index - 1]) && sameList(draft, drafts[index + 1])) continue;
     const text = draft.element.text;
     const prominent = draft.bold || draft.italic || draft.size >= 1.12 * bodySize;
-    if (!prominent || text.length > 100 || /[.,;:]$/.test(text)) continue;
+    // A short title may end with a colon ("G. Telemedicine:"); a sentence may not, and a title has a word
+    // (an item "(i) ∅, X ∈ T" set in italic maths has none).
+    const title = !/[.,;]$/.test(text) && !(text.length > 60 && text.endsWith(":")) && text.length <= 100;
+    if (!prominent || !title || !/\p{L}{3}/u.test(text) || mathSymbols.test(text)) continue;
     draft.element = { ...draft.element, type: "paragraph", text: `${item.marker} ${text}` };
     delete draft.listItem;
     draft.headingLike = true;
@@ -80,7 +87,9 @@ function paragraphDraft(paragraph: Paragraph, context: PageContext): Draft | und
   const pieces = paragraphPieces(paragraph, context.ocr, context.vocabulary.keepsHyphen);
   const text = pieces.map((piece) => piece.text).join("");
   if (text.trim() === "") return undefined;
-  const style = dominantStyle(pieces);
+  const marker = paragraph.listMarker;
+  // A number set in the regular face before a bold title ("D. Deaths") leaves the title bold.
+  const style = dominantStyle(pieces[0]?.text.trim() === marker ? pieces.slice(1) : pieces);
   const base = {
     pageIndex: page(context),
     box: paragraph.box,
@@ -93,7 +102,6 @@ function paragraphDraft(paragraph: Paragraph, context: PageContext): Draft | und
     links: linksIn(paragraph, context.links),
   };
   const element = { page: page(context) + 1, bbox: bboxOf(paragraph.box) };
-  const marker = paragraph.listMarker;
   if (marker !== undefined && text.startsWith(marker)) {
     const itemText = text.slice(marker.length).trim();
     return {
@@ -238,21 +246,6 @@ function withFootnotesLast(drafts: Draft[], bodySize: number): Draft[] {
     } else rest.push(draft);
   }
   return [...rest, ...notes];
-}
-
-/** The size most characters of the page's paragraphs are set in. */
-function bodySizeOf(drafts: Draft[]): number {
-  const weights = new Map<number, number>();
-  for (const draft of drafts) {
-    if (draft.element.type !== "paragraph" && draft.element.type !== "list") continue;
-    weights.set(draft.size, (weights.get(draft.size) ?? 0) + draft.element.text.length);
-  }
-  let best = 0;
-  let bestWeight = 0;
-  for (const [size, weight] of weights) {
-    if (weight > bestWeight) [best, bestWeight] = [size, weight];
-  }
-  return best;
 }
 
 interface Style {
