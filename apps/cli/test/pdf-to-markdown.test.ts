@@ -29,6 +29,7 @@ interface Element {
   text: string;
   level?: number;
   links?: { text: string; uri: string }[];
+  items?: { text: string; links?: { text: string; uri: string }[] }[];
   image?: string;
 }
 interface MarkdownJson {
@@ -198,7 +199,11 @@ describe("options", () => {
     const markdown = await markdownOf(linked);
     expect(markdown).toMatch(/\[[^\]]+\]\(http:\/\/eur-lex\.europa\.eu\/[^)\s]+\)/);
     const document = await jsonOf(linked);
-    const links = document.elements.flatMap((element) => element.links ?? []);
+    // A list's links are on its items.
+    const links = document.elements.flatMap((element) => [
+      ...(element.links ?? []),
+      ...(element.items ?? []).flatMap((item) => item.links ?? []),
+    ]);
     expect(links.length).toBeGreaterThan(3);
     for (const link of links) expect(link.uri).toMatch(/^https?:\/\//);
   });
@@ -289,6 +294,30 @@ describe("scans and OCR", () => {
     const [output] = await downloads(job);
     expect(output?.name).toBe("tesseract_phototest.md");
     expect(output?.bytes.toString("utf8")).toMatch(/quick brown dog jumped/i);
+  });
+});
+
+describe("a Word document through Word to PDF", () => {
+  it("reads a table ruled all over as one table across its pages, each wrapped row whole", async () => {
+    const steps = [{ operation: "word-to-pdf" }, { operation: "pdf-to-markdown" }];
+    const created = await client.postFiles(
+      "/v1/pipeline",
+      [{ path: corpusPath("office/docling_docx_rich_tables_01.docx") }],
+      undefined,
+      { steps: JSON.stringify(steps) },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const job = await client.waitForJob(String(created.body.id), 300_000);
+    expect(job.status, job.message).toBe("done");
+    const markdown = (await downloads(job))[0]?.bytes.toString("utf8") ?? "";
+    // Two tables (Phase 1 over four pages, Phase 2 over two), as pandoc reads the .docx: not a table per
+    // page, each under a header that is the page's first row.
+    expect(markdown.match(/^\| --- \| --- \| --- \|$/gm)).toHaveLength(2);
+    expect(markdown.match(/^\| Feature \| Action Needed \| Comment\/Links \|$/gm)).toHaveLength(2);
+    // Its second and third cells wrap onto five lines each: still one row.
+    expect(markdown).toMatch(
+      /^\| Market \/ Design Motivation \| Remove the Motivation clause and all comparisons criticizing Markdown, HTML, LaTeX, PageXML, ALTO XML, hOCR, or similar technologies\. \| ISO standards shall remain technologically neutral/m,
+    );
   });
 });
 

@@ -6,6 +6,8 @@ type Area = LatticeGrid["areas"][number];
 
 /** Lines an area reaching down from a band above must hold in a band for the band to be split. */
 const minReachingLines = 3;
+/** Ruled rows of wrapped cells that show a table's rulings part its rows, not just its header. */
+const minWrappedRows = 3;
 
 /** True when two line centres are the same line: within half the band's median glyph size. */
 function near(a: number, b: number, band: Glyph[]): boolean {
@@ -24,6 +26,38 @@ function lineCentres(glyphs: Glyph[]): number[] {
     else groups.push([g]);
   }
   return groups.map((gs) => gs.reduce((s, g) => s + (g.box.y0 + g.box.y1) / 2, 0) / gs.length);
+}
+
+/** Each cell's glyphs in a band; undefined when some glyph is in no cell. */
+function glyphsByArea(
+  band: Glyph[],
+  r: number,
+  grid: LatticeGrid,
+  owner: number[][],
+): Map<Area, Glyph[]> | undefined {
+  const byArea = new Map<Area, Glyph[]>();
+  for (const g of band) {
+    const area = grid.areas[owner[r]?.[indexIn(grid.columnEdges, (g.box.x0 + g.box.x1) / 2)] ?? -1];
+    if (!area) return undefined;
+    const list = byArea.get(area);
+    if (list) list.push(g);
+    else byArea.set(area, [g]);
+  }
+  return byArea;
+}
+
+/**
+ * A row of wrapped cells: every cell's text starts on the band's first line, and one cell has that
+ * line alone beside another of several ("Market / Design Motivation" beside its five-line comments).
+ */
+function wrappedRow(band: Glyph[], byArea: Map<Area, Glyph[]> | undefined): boolean {
+  if (byArea === undefined || byArea.size < 2) return false;
+  const centres = lineCentres(band);
+  const first = centres[0];
+  if (first === undefined || centres.length < 2) return false;
+  const cellLines = [...byArea.values()].map(lineCentres);
+  if (!cellLines.every((lines) => lines[0] !== undefined && near(lines[0], first, band))) return false;
+  return cellLines.some((lines) => lines.length === 1) && cellLines.some((lines) => lines.length > 1);
 }
 
 /**
@@ -48,17 +82,16 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
   // Areas reaching down from a band above into a band that is split, with text in it: a label
   // column ruled only around the whole table, beside a body set line by line.
   const reaching = new Set<Area>();
+  const cellsOf = perRow.map((band, r) => glyphsByArea(band, r, grid, owner));
+  // Rows the rulings already part, each a row of wrapped cells: where several are, so is this one.
+  const wrapped = perRow.map((band, r) => r > 0 && wrappedRow(band, cellsOf[r]));
+  const rowsRuled = wrapped.filter(Boolean).length >= minWrappedRows;
   perRow.forEach((band, r) => {
-    const byArea = new Map<Area, Glyph[]>();
-    for (const g of band) {
-      const area = grid.areas[owner[r]?.[indexIn(columnEdges, (g.box.x0 + g.box.x1) / 2)] ?? -1];
-      if (!area) return;
-      const list = byArea.get(area);
-      if (list) list.push(g);
-      else byArea.set(area, [g]);
-    }
+    const byArea = cellsOf[r];
+    if (byArea === undefined) return;
     // A first row under more rows is a header: its wrapped lines belong together.
     if (r === 0 && rows > 1) return;
+    if (rowsRuled && wrapped[r]) return;
     const centres = lineCentres(band);
     if (centres.length < 3) return;
     // An area reaching down from a band above may be cut at this band's lines only when it holds

@@ -1,8 +1,10 @@
 import type { MarkdownElement } from "@octavo/contracts/markdown-document";
+import type { Paragraph, TextLine } from "@octavo/layout";
 import { describe, expect, it } from "vitest";
 import { chunkElements } from "../src/markdown/chunks.js";
 import type { Draft } from "../src/markdown/draft.js";
 import { flowElements } from "../src/markdown/flow.js";
+import { withHangingMarkers } from "../src/markdown/hanging-markers.js";
 import { assignHeadings } from "../src/markdown/headings.js";
 import { toMarkdown, toText } from "../src/markdown/render.js";
 import { markRunningHeads } from "../src/markdown/running-heads.js";
@@ -106,6 +108,63 @@ describe("headings", () => {
   });
 });
 
+describe("hanging markers", () => {
+  const font = { name: "Calibri", family: "Calibri", size: 11, bold: false, italic: false, monospace: false };
+  const line = (text: string, x0: number, baseline: number): TextLine => {
+    const box = { x0, y0: baseline - 9, x1: x0 + 6 * text.length, y1: baseline + 2 };
+    return { box, baseline, rotation: 0, spans: [{ text, box, font, color: "#000000" }] };
+  };
+  const paragraph = (lines: TextLine[]): Paragraph => ({
+    kind: "paragraph",
+    box: {
+      x0: Math.min(...lines.map((l) => l.box.x0)),
+      y0: Math.min(...lines.map((l) => l.box.y0)),
+      x1: Math.max(...lines.map((l) => l.box.x1)),
+      y1: Math.max(...lines.map((l) => l.box.y1)),
+    },
+    lines,
+    align: "left",
+    firstLineIndent: 0,
+    spaceBefore: 0,
+    lineHeight: 15,
+  });
+  const texts = (blocks: ReturnType<typeof withHangingMarkers>) =>
+    blocks.map((block) =>
+      block.kind === "paragraph"
+        ? block.lines.map((l) => l.spans.map((s) => s.text).join("")).join(" / ")
+        : "",
+    );
+
+  it("puts each bullet of a column before the line beside it, cutting the block of items it stands by", () => {
+    const bullets = [260, 275, 290].map((baseline) => paragraph([line("\uf0b7", 90, baseline)]));
+    const intro = paragraph([line("Here is a list:", 72, 240)]);
+    const items = paragraph([
+      line("Bullet 1", 108, 260),
+      line("Bullet 2", 108, 275),
+      line("Bullet 3", 108, 290),
+    ]);
+    const out = withHangingMarkers([intro, ...bullets, items]);
+    expect(texts(out)).toEqual(["Here is a list:", "\uf0b7 Bullet 1", "\uf0b7 Bullet 2", "\uf0b7 Bullet 3"]);
+    expect(out.map((block) => (block.kind === "paragraph" ? block.listMarker : undefined))).toEqual([
+      undefined,
+      "\uf0b7",
+      "\uf0b7",
+      "\uf0b7",
+    ]);
+  });
+
+  it("joins a bare number only to the block read straight after it, a table's figure stays apart", () => {
+    const label = paragraph([line("Number of portions", 120, 100)]);
+    const figure = paragraph([line("2", 100, 100)]);
+    expect(texts(withHangingMarkers([figure, paragraph([line("other", 300, 400)]), label]))).toEqual([
+      "2",
+      "other",
+      "Number of portions",
+    ]);
+    expect(texts(withHangingMarkers([figure, label]))).toEqual(["2 Number of portions"]);
+  });
+});
+
 describe("headings from the font hierarchy", () => {
   const body = (count: number) =>
     Array.from({ length: count }, (_, index) =>
@@ -163,6 +222,54 @@ describe("flow", () => {
     expect(
       toMarkdown([list?.element as MarkdownElement], { images: "placeholder", pageBreaks: undefined }),
     ).toBe("- first\n  - inner\n- second\n");
+  });
+
+  it("joins a table a page break cut in two, without the header row the page repeated", () => {
+    const table = (page: number, rows: string[][], columnEdges = [72, 200, 330, 460]): Draft => ({
+      ...draft("", { page, y0: 100 }),
+      element: {
+        type: "table",
+        page: page + 1,
+        bbox: [72, 100, 460, 700],
+        text: rows.map((row) => row.join("\t")).join("\n"),
+        rows: rows.length,
+        columns: 3,
+        cells: rows.flatMap((row, r) =>
+          row.map((text, column) => ({ row: r, column, rowSpan: 1, columnSpan: 1, text })),
+        ),
+      },
+      columnEdges,
+    });
+    const header = ["Feature", "Action", "Comment"];
+    const footer = {
+      ...draft("Page 1", { y0: 760 }),
+      element: { ...draft("").element, type: "footer" as const, text: "Page 1" },
+    };
+    const out = flowElements(
+      [
+        table(0, [header, ["a", "b", "c"]]),
+        footer,
+        table(1, [header, ["d", "e", "f"]]),
+        table(2, [["g", "h", "i"]]),
+        // Columns elsewhere: another table, though it follows straight on.
+        table(3, [["x", "y", "z"]], [72, 120, 330, 460]),
+      ],
+      true,
+    );
+    expect(out.map((d) => [d.element.type, d.element.page, d.element.rows])).toEqual([
+      ["table", 1, 4],
+      ["footer", 1, undefined],
+      ["table", 4, 1],
+    ]);
+    expect(out[0]?.element.text).toBe("Feature\tAction\tComment\na\tb\tc\nd\te\tf\ng\th\ti");
+    expect(
+      out[0]?.element.cells?.filter((cell) => cell.column === 0).map((cell) => [cell.row, cell.text]),
+    ).toEqual([
+      [0, "Feature"],
+      [1, "a"],
+      [2, "d"],
+      [3, "g"],
+    ]);
   });
 
   it("joins a paragraph cut by a column break, across a footnote between them", () => {

@@ -7,7 +7,7 @@ import type { Box } from "@octavo/layout";
  */
 export interface Draft {
   element: MarkdownElement;
-  /** Zero-based page index. */
+  /** Zero-based page index (of its last page, for a table continued across pages). */
   pageIndex: number;
   box: Box;
   pageHeight: number;
@@ -23,6 +23,8 @@ export interface Draft {
   headingLike: boolean;
   /** A list item's left edge and marker, while the list pass builds the nested list. */
   listItem?: { marker: string; left: number };
+  /** A table's column edges, to find its rest on the next page. */
+  columnEdges?: number[];
   /** A figure's pixels, when figures are written as files. */
   figure?: { data: Uint8Array; mime: string };
   links: MarkdownLink[];

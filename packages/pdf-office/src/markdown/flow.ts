@@ -1,4 +1,5 @@
 import type { MarkdownElement, MarkdownListItem } from "@octavo/contracts/markdown-document";
+import { appendTableRows, continuedTable } from "./continued-tables.js";
 import { isRightToLeft } from "./direction.js";
 import { bboxOf, type Draft, unionBox } from "./draft.js";
 
@@ -7,8 +8,8 @@ const levelTolerance = 4;
 
 /**
  * The drafts as the document's elements: consecutive list items made one nested list, consecutive code
- * lines one block, and a paragraph that a column or page break cut in two joined again. Running heads
- * are dropped unless kept.
+ * lines one block, and a paragraph or a table that a column or page break cut in two joined again.
+ * Running heads are dropped unless kept.
  */
 export function flowElements(drafts: Draft[], keepRunningHeads: boolean): Draft[] {
   const kept = keepRunningHeads
@@ -18,6 +19,7 @@ export function flowElements(drafts: Draft[], keepRunningHeads: boolean): Draft[
   for (let index = 0; index < kept.length; index += 1) {
     const draft = kept[index] as Draft;
     const previous = out[out.length - 1];
+    const continued = continuedTable(out, draft);
     if (draft.listItem !== undefined) {
       let end = index;
       while (sameList(draft, kept[end + 1])) end += 1;
@@ -29,6 +31,8 @@ export function flowElements(drafts: Draft[], keepRunningHeads: boolean): Draft[
       previous.pageIndex === draft.pageIndex
     ) {
       previous.element.text += `\n${draft.element.text}`;
+    } else if (continued !== undefined) {
+      appendTableRows(continued, draft);
     } else if (previous !== undefined && recognisedLines(previous, draft)) {
       // A right-to-left line's next word stands to the left of the last (layout reads left to right).
       const [first, second] =

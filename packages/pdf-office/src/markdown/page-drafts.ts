@@ -162,7 +162,8 @@ function tableDraft(table: Table, context: PageContext): Draft | undefined {
       .map((cell) => cell.text)
       .join("\t"),
   ).join("\n");
-  return blockDraft({ type: "table", text, rows, columns, cells }, table.box, context);
+  const draft = blockDraft({ type: "table", text, rows, columns, cells }, table.box, context);
+  return { ...draft, columnEdges: table.columnEdges };
 }
 
 /** A table's or figure's draft: no text style of its own. */
