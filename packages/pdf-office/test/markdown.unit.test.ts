@@ -178,6 +178,17 @@ describe("headings from the font hierarchy", () => {
     expect([bold.element.type, regular.element.type]).toEqual(["heading", "paragraph"]);
   });
 
+  it("takes a bold line in the body size for its paragraph's run-in label unless space sets it apart", () => {
+    // draft() boxes are 1.2 ems tall: text 12 points under a 10-point line's top follows at the line spacing.
+    const label = { ...draft("Definition 1", { page: 1, y0: 100 }), headingLike: true, bold: true };
+    const definition = draft("Ein topologischer Raum ist ein Paar (X, T).", { page: 1, y0: 112 });
+    const heading = { ...draft("D. Deaths", { page: 1, y0: 200 }), headingLike: true, bold: true };
+    const text = draft("Use the codes when a physician pronounces the patient dead.", { page: 1, y0: 222 });
+    const last = { ...draft("Attachments", { page: 1, y0: 700 }), headingLike: true, bold: true };
+    assignHeadings([...body(10), label, definition, heading, text, last], []);
+    expect([label, heading, last].map((d) => d.element.type)).toEqual(["paragraph", "heading", "heading"]);
+  });
+
   it("keeps a contents page's entries, a lone roman numeral and a form's blank out of the headings", () => {
     const entries = ["Introduction", "Methods", "Results"].map((title, index) =>
       draft(`${title} .................... ${index + 1}`, { y0: 120 + 14 * index }),

@@ -13,6 +13,8 @@ export interface OutlineEntry {
 /** A bound on the entries read, whatever the file claims: a hostile outline can hold millions. */
 const maxOutlineEntries = 10_000;
 const maxDepth = 6;
+/** The space under a heading in the body size, in ems, below which it is its paragraph's run-in label. */
+const runInGap = 0.6;
 const romanNumeralAlone = /^\(?[ivxlcdm]{1,7}[.)]$/iu;
 /** A form's blank to fill in ("NAME: ________") and an equation's signs are not a title's. */
 const formBlank = /_{4,}/u;
@@ -54,11 +56,12 @@ export function assignHeadings(drafts: Draft[], outline: OutlineEntry[]): void {
   const body = bodySizeOf(drafts);
   const contents = contentsEntrySizes(drafts);
   const candidates = drafts.filter(
-    (draft) =>
+    (draft, index) =>
       draft.headingLike &&
       !fromOutline.has(draft) &&
       isHeadingType(draft) &&
       standsOut(draft, body) &&
+      (draft.size >= 1.12 * body || setApart(drafts, index)) &&
       draft.size >= 1.12 * (contents.get(draft.pageIndex) ?? 0) &&
       plausibleHeading(draft),
   );
@@ -87,6 +90,22 @@ function isHeadingType(draft: Draft): boolean {
  */
 function standsOut(draft: Draft, body: number): boolean {
   return draft.bold || draft.italic || draft.size >= 1.12 * body;
+}
+
+/**
+ * A bold line in the body size heads what follows only with space under it: one followed by its text
+ * at the usual line spacing is the run-in label of that paragraph ("Definition 1", "Beweis:"), as a
+ * LaTeX theorem sets it. The last block of its page has nothing under it to tell.
+ */
+function setApart(drafts: Draft[], index: number): boolean {
+  const draft = drafts[index] as Draft;
+  for (let next = index + 1; next < drafts.length; next += 1) {
+    const other = drafts[next] as Draft;
+    if (other.pageIndex !== draft.pageIndex) return true;
+    if (other.box.y0 < draft.box.y1 - 1) continue;
+    return other.box.y0 - draft.box.y1 >= runInGap * draft.size;
+  }
+  return true;
 }
 
 /**
