@@ -75,7 +75,12 @@ export const MarkdownElement = Type.Object(
         "repetition across pages (present only with headersFooters keep); formula is a display formula " +
         "as its text.",
     }),
-    page: Page,
+    page: Type.Integer({
+      minimum: 1,
+      description:
+        "1-based page number where the block starts: a paragraph or a table that a page break cut in two is " +
+        "one block, its bbox on this page.",
+    }),
     bbox: BBox,
     text: Type.String({
       description:

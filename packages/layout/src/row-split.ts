@@ -50,9 +50,8 @@ function glyphsByArea(
  * A row of wrapped cells: every cell's text starts on the band's first line, and one cell has that
  * line alone beside another of several ("Market / Design Motivation" beside its five-line comments).
  */
-function wrappedRow(band: Glyph[], byArea: Map<Area, Glyph[]> | undefined): boolean {
+function wrappedRow(band: Glyph[], centres: number[], byArea: Map<Area, Glyph[]> | undefined): boolean {
   if (byArea === undefined || byArea.size < 2) return false;
-  const centres = lineCentres(band);
   const first = centres[0];
   if (first === undefined || centres.length < 2) return false;
   const cellLines = [...byArea.values()].map(lineCentres);
@@ -83,8 +82,9 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
   // column ruled only around the whole table, beside a body set line by line.
   const reaching = new Set<Area>();
   const cellsOf = perRow.map((band, r) => glyphsByArea(band, r, grid, owner));
+  const centresOf = perRow.map(lineCentres);
   // Rows the rulings already part, each a row of wrapped cells: where several are, so is this one.
-  const wrapped = perRow.map((band, r) => r > 0 && wrappedRow(band, cellsOf[r]));
+  const wrapped = perRow.map((band, r) => r > 0 && wrappedRow(band, centresOf[r] ?? [], cellsOf[r]));
   const rowsRuled = wrapped.filter(Boolean).length >= minWrappedRows;
   perRow.forEach((band, r) => {
     const byArea = cellsOf[r];
@@ -92,7 +92,7 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
     // A first row under more rows is a header: its wrapped lines belong together.
     if (r === 0 && rows > 1) return;
     if (rowsRuled && wrapped[r]) return;
-    const centres = lineCentres(band);
+    const centres = centresOf[r] ?? [];
     if (centres.length < 3) return;
     // An area reaching down from a band above may be cut at this band's lines only when it holds
     // lines of its own here (a label column beside the body); a header cell spanning down, one or

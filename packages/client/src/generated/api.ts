@@ -982,7 +982,7 @@ export type components = {
                  * @enum {string}
                  */
                 type: "heading" | "paragraph" | "list" | "table" | "figure" | "caption" | "header" | "footer" | "footnote" | "formula" | "code";
-                /** @description 1-based page number. */
+                /** @description 1-based page number where the block starts: a paragraph or a table that a page break cut in two is one block, its bbox on this page. */
                 page: number;
                 /** @description [x0, y0, x1, y1] in PDF points, origin at the top left of the page as a viewer shows it, y downwards. */
                 bbox: number[];

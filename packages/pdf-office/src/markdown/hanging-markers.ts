@@ -24,13 +24,16 @@ interface Marker {
 export function withHangingMarkers(blocks: PageLayout["blocks"]): PageLayout["blocks"] {
   const markersOf = new Map<Paragraph, Map<number, Marker>>();
   const taken = new Set<Block>();
+  const lone = blocks.map(loneMarker);
+  const texts = blocks.filter((_, index) => lone[index] === undefined);
   for (const [index, block] of blocks.entries()) {
-    const marker = loneMarker(block);
+    const marker = lone[index];
     if (marker === undefined) continue;
     // A bare number ("2") is as likely a table's figure beside its label: only the block read next,
     // and only its first line.
     const bare = bareNumber.test(marker.text);
-    const found = lineBeside(marker.line, bare ? blocks.slice(index + 1, index + 2) : blocks, markersOf);
+    const next = lone[index + 1] === undefined ? blocks.slice(index + 1, index + 2) : [];
+    const found = lineBeside(marker.line, bare ? next : texts, markersOf);
     if (found === undefined || (bare && found.line > 0)) continue;
     const lines = markersOf.get(found.block) ?? new Map<number, Marker>();
     lines.set(found.line, marker);
@@ -56,7 +59,7 @@ function loneMarker(block: Block): Marker | undefined {
   return markerOnly.test(text) ? { line, text } : undefined;
 }
 
-/** The nearest line to the right on the marker's baseline, within six ems, that has no marker yet. */
+/** Of blocks of text, the nearest line to the right on the marker's baseline, within six ems, with no marker yet. */
 function lineBeside(
   marker: TextLine,
   blocks: PageLayout["blocks"],
@@ -65,7 +68,7 @@ function lineBeside(
   const size = marker.spans[0]?.font.size ?? 10;
   let best: { block: Paragraph; line: number; x0: number } | undefined;
   for (const block of blocks) {
-    if (block.kind !== "paragraph" || loneMarker(block) !== undefined) continue;
+    if (block.kind !== "paragraph") continue;
     block.lines.forEach((line, index) => {
       if (Math.abs(line.baseline - marker.baseline) >= 0.3 * size || markersOf.get(block)?.has(index)) return;
       const gap = line.box.x0 - marker.box.x1;

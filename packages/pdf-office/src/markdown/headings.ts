@@ -13,6 +13,8 @@ export interface OutlineEntry {
 /** A bound on the entries read, whatever the file claims: a hostile outline can hold millions. */
 const maxOutlineEntries = 10_000;
 const maxDepth = 6;
+/** A heading set larger than this times the body size stands out by its size alone. */
+const largerThanBody = 1.12;
 /** The space under a heading in the body size, in ems, below which it is its paragraph's run-in label. */
 const runInGap = 0.6;
 const romanNumeralAlone = /^\(?[ivxlcdm]{1,7}[.)]$/iu;
@@ -60,9 +62,8 @@ export function assignHeadings(drafts: Draft[], outline: OutlineEntry[]): void {
       draft.headingLike &&
       !fromOutline.has(draft) &&
       isHeadingType(draft) &&
-      standsOut(draft, body) &&
-      (draft.size >= 1.12 * body || setApart(drafts, index)) &&
-      draft.size >= 1.12 * (contents.get(draft.pageIndex) ?? 0) &&
+      standsOut(drafts, index, body) &&
+      draft.size >= largerThanBody * (contents.get(draft.pageIndex) ?? 0) &&
       plausibleHeading(draft),
   );
   const styles = [...new Set(candidates.map(styleKey))].sort(byProminence);
@@ -85,18 +86,19 @@ function isHeadingType(draft: Draft): boolean {
 }
 
 /**
- * The layout judges a block against its own page's body text, which a page of small-print tables
- * takes for its body; against the document's, a regular line in the body size is never a heading.
+ * Larger than the document's body text, or bold or italic in its size with space under it. The layout
+ * judges a block against its own page's body text, which a page of small-print tables takes for its
+ * body: against the document's, a regular line in the body size is never a heading. A bold line in the
+ * body size followed by its text at the usual line spacing is the run-in label of that paragraph
+ * ("Definition 1", "Beweis:"), as a LaTeX theorem sets it.
  */
-function standsOut(draft: Draft, body: number): boolean {
-  return draft.bold || draft.italic || draft.size >= 1.12 * body;
+function standsOut(drafts: Draft[], index: number, body: number): boolean {
+  const draft = drafts[index] as Draft;
+  if (draft.size >= largerThanBody * body) return true;
+  return (draft.bold || draft.italic) && setApart(drafts, index);
 }
 
-/**
- * A bold line in the body size heads what follows only with space under it: one followed by its text
- * at the usual line spacing is the run-in label of that paragraph ("Definition 1", "Beweis:"), as a
- * LaTeX theorem sets it. The last block of its page has nothing under it to tell.
- */
+/** Space under the block before the next one on its page; the last block of a page has nothing to tell. */
 function setApart(drafts: Draft[], index: number): boolean {
   const draft = drafts[index] as Draft;
   for (let next = index + 1; next < drafts.length; next += 1) {
@@ -114,11 +116,10 @@ function setApart(drafts: Draft[], index: number): boolean {
  * Grundbegriffe", "CAPÍTULO 1") are entries too, and only what is set larger (its title) heads.
  */
 function contentsEntrySizes(drafts: Draft[]): Map<number, number> {
-  const entries = new Map<number, Draft[]>();
-  for (const draft of drafts) {
-    if (!leaderBeforeNumber.test(draft.element.text)) continue;
-    entries.set(draft.pageIndex, [...(entries.get(draft.pageIndex) ?? []), draft]);
-  }
+  const entries = Map.groupBy(
+    drafts.filter((draft) => leaderBeforeNumber.test(draft.element.text)),
+    (draft) => draft.pageIndex,
+  );
   const sizes = new Map<number, number>();
   for (const [page, onPage] of entries) {
     if (onPage.length >= 3) sizes.set(page, Math.max(...onPage.map((draft) => draft.size)));

@@ -33,13 +33,13 @@ interface Candidate {
  */
 export function markRunningHeads(drafts: Draft[], pageCount: number): void {
   const pagesOfKey = new Map<string, Set<number>>();
-  const nearPageNumbers: Draft[] = [];
+  const inNumberBand: Draft[] = [];
   const inBand: Candidate[] = [];
   for (const draft of drafts) {
     if (bandOf(draft, pageNumberBand) === undefined) continue;
     const key = keyOf(draft.element.text);
     if (key === "") continue;
-    nearPageNumbers.push(draft);
+    inNumberBand.push(draft);
     const pages = pagesOfKey.get(key) ?? new Set<number>();
     pages.add(draft.pageIndex);
     pagesOfKey.set(key, pages);
@@ -49,18 +49,13 @@ export function markRunningHeads(drafts: Draft[], pageCount: number): void {
   // Alternating left and right heads each come back on half the pages; a third leaves margin for
   // chapter openings without one.
   const needed = Math.max(2, Math.ceil(pageCount / 3));
-  const inBandByPage = new Map<number, Candidate[]>();
-  for (const candidate of inBand) {
-    const onPage = inBandByPage.get(candidate.draft.pageIndex) ?? [];
-    onPage.push(candidate);
-    inBandByPage.set(candidate.draft.pageIndex, onPage);
-  }
+  const inBandByPage = Map.groupBy(inBand, (candidate) => candidate.draft.pageIndex);
   const running = new Set<Draft>();
   for (const candidate of inBand) {
     const repeated = pageCount >= 2 && (pagesOfKey.get(candidate.key)?.size ?? 0) >= needed;
     if (repeated || alikeOnNeighbouringPages(candidate, inBandByPage)) running.add(candidate.draft);
   }
-  for (const draft of nearPageNumbers) {
+  for (const draft of inNumberBand) {
     if (!running.has(draft) && !pageNumber.test(draft.element.text.trim())) continue;
     draft.element.type = bandOf(draft, pageNumberBand) === "top" ? "header" : "footer";
     draft.headingLike = false;
