@@ -2,6 +2,7 @@ import { clearStrips, type Span, type StripRule } from "./clear-strips.js";
 import { type Glyph, isBlank } from "./glyphs.js";
 import type { LatticeGrid } from "./lattice.js";
 import { glyphRuns } from "./lines.js";
+import { listMarker } from "./list-markers.js";
 
 type Area = LatticeGrid["areas"][number];
 
@@ -37,13 +38,13 @@ export function splitUnruledColumns(grid: LatticeGrid, glyphs: Glyph[]): Lattice
 }
 
 /** The inked glyphs inside an area of a grid, in the order of the page's glyphs. */
-type AreaText = (area: Area, grid: LatticeGrid) => Glyph[];
+export type AreaText = (area: Area, grid: LatticeGrid) => Glyph[];
 
 /**
  * Looks glyphs up by row band rather than through the whole page for every area (forms have hundreds
  * of areas): the grids these functions build differ in their columns only, never in their rows.
  */
-function areaText(glyphs: Glyph[], rowEdges: number[]): AreaText {
+export function areaText(glyphs: Glyph[], rowEdges: number[]): AreaText {
   const inked = glyphs.filter((g) => !isBlank(g));
   const bands: number[][] = rowEdges.slice(1).map(() => []);
   inked.forEach((g, i) => {
@@ -83,13 +84,14 @@ function within(g: Glyph, area: Area, grid: LatticeGrid): boolean {
 }
 
 function piecesKeepToColumns(glyphs: Glyph[], edges: number[]): boolean {
+  return spansKeepToColumns(piecesOf(glyphs), edges);
+}
+
+/** Whether no span crosses an inner edge, and the spans lie in two columns or more. */
+export function spansKeepToColumns(spans: Span[], edges: number[]): boolean {
   const inner = edges.slice(1, -1);
   const columns = new Set<number>();
-  for (const { glyphs: piece } of glyphRuns(glyphs, pieceGapEm)) {
-    const inked = piece.filter((g) => !isBlank(g));
-    if (inked.length === 0) continue;
-    const x0 = Math.min(...inked.map((g) => g.box.x0));
-    const x1 = Math.max(...inked.map((g) => g.box.x1));
+  for (const { x0, x1 } of spans) {
     if (inner.some((edge) => edge > x0 + edgeTolerance && edge < x1 - edgeTolerance)) return false;
     columns.add(inner.filter((edge) => edge <= x0 + edgeTolerance).length);
   }
@@ -125,19 +127,80 @@ function gapsIn(grid: LatticeGrid, col: number, textOf: AreaText): number[] {
   // body row ruled only above and below spans the columns a ruled header divides.
   const rows = grid.areas
     .filter((area) => area.col <= col && area.col + area.colSpan > col)
-    .map((area) => piecesOf(textOf(area, grid)).filter((piece) => piece.x1 > left && piece.x0 < right))
+    .flatMap((area) => rowsOfArea(textOf(area, grid)))
+    .map((pieces) => pieces.filter((piece) => piece.x1 > left && piece.x0 < right))
     .filter((pieces) => pieces.length > 0);
-  return clearStrips(rows, left, right, subColumnGap);
+  // A strip with only list markers left of it parts bullets from their text, not two columns.
+  return clearStrips(rows, left, right, subColumnGap).filter((strip, i, strips) => {
+    const from = strips[i - 1] ?? left;
+    const before = rows.flat().filter((piece) => piece.x0 >= from && piece.x1 <= strip);
+    return !before.every((piece) => listMarker.test(piece.text));
+  });
 }
 
-function piecesOf(glyphs: Glyph[]): Span[] {
+/**
+ * An area's pieces as one row; or, when its first line has fewer pieces than its last, its lines
+ * under the first: groups' names centred over their sub-columns' labels say where the groups are,
+ * not where the sub-columns part.
+ */
+function rowsOfArea(glyphs: Glyph[]): Piece[][] {
+  const lines = piecesByLine(glyphs);
+  const first = lines[0];
+  const last = lines.at(-1);
+  if (first && last && joined(first).length < joined(last).length) return lines.slice(1);
+  return [lines.flat()];
+}
+
+export interface Piece extends Span {
+  text: string;
+  y0: number;
+  y1: number;
+  baseline: number;
+  size: number;
+}
+
+/** The pieces of an area's text: its runs of glyphs with no gap of a piece's between them. */
+function piecesWithLines(glyphs: Glyph[]): Piece[] {
   return glyphRuns(glyphs, pieceGapEm)
     .map(({ glyphs: piece }) => piece.filter((g) => !isBlank(g)))
     .filter((inked) => inked.length > 0)
     .map((inked) => ({
+      text: inked.map((g) => g.c).join(""),
       x0: Math.min(...inked.map((g) => g.box.x0)),
       x1: Math.max(...inked.map((g) => g.box.x1)),
+      y0: Math.min(...inked.map((g) => g.box.y0)),
+      y1: Math.max(...inked.map((g) => g.box.y1)),
+      baseline: inked[0]?.baseline ?? 0,
+      size: inked[0]?.size ?? 0,
     }));
+}
+
+function piecesOf(glyphs: Glyph[]): Span[] {
+  return piecesWithLines(glyphs).map(({ x0, x1 }) => ({ x0, x1 }));
+}
+
+/** The pieces of an area's text grouped into lines by baseline, top to bottom. */
+export function piecesByLine(glyphs: Glyph[]): Piece[][] {
+  const lines: Piece[][] = [];
+  for (const piece of piecesWithLines(glyphs).sort((a, b) => a.baseline - b.baseline)) {
+    const line = lines.at(-1);
+    const first = line?.[0];
+    if (line && first && piece.baseline - first.baseline < 0.5 * Math.min(piece.size, first.size))
+      line.push(piece);
+    else lines.push([piece]);
+  }
+  return lines;
+}
+
+/** A line's pieces with those MuPDF put in different lines (an arrow after a label) joined. */
+export function joined(line: Piece[]): Span[] {
+  const spans: Span[] = [];
+  for (const piece of [...line].sort((a, b) => a.x0 - b.x0)) {
+    const last = spans.at(-1);
+    if (last && piece.x0 - last.x1 <= pieceGapEm * piece.size) last.x1 = Math.max(last.x1, piece.x1);
+    else spans.push({ x0: piece.x0, x1: piece.x1 });
+  }
+  return spans;
 }
 
 /** The grid with an edge at `x` inside column `col`; areas right of it move one column right. */

@@ -1,3 +1,4 @@
+import { figuresOnly, lineCentres, near, wrapsOn } from "./band-lines.js";
 import { type Glyph, isBlank } from "./glyphs.js";
 import type { LatticeGrid } from "./lattice.js";
 import { areaOwners, indexIn } from "./table-build.js";
@@ -8,25 +9,6 @@ type Area = LatticeGrid["areas"][number];
 const minReachingLines = 3;
 /** Ruled rows of wrapped cells that show a table's rulings part its rows, not just its header. */
 const minWrappedRows = 3;
-
-/** True when two line centres are the same line: within half the band's median glyph size. */
-function near(a: number, b: number, band: Glyph[]): boolean {
-  const sizes = band.map((g) => g.size).sort((x, y) => x - y);
-  return Math.abs(a - b) < 0.5 * (sizes[Math.floor(sizes.length / 2)] ?? 10);
-}
-
-/** Mean y of the glyph centres of each text line in a band, top to bottom. */
-function lineCentres(glyphs: Glyph[]): number[] {
-  const sorted = [...glyphs].sort((a, b) => a.baseline - b.baseline);
-  const groups: Glyph[][] = [];
-  for (const g of sorted) {
-    const group = groups[groups.length - 1];
-    const first = group?.[0];
-    if (group && first && g.baseline - first.baseline < 0.5 * Math.min(g.size, first.size)) group.push(g);
-    else groups.push([g]);
-  }
-  return groups.map((gs) => gs.reduce((s, g) => s + (g.box.y0 + g.box.y1) / 2, 0) / gs.length);
-}
 
 /** Each cell's glyphs in a band; undefined when some glyph is in no cell. */
 function glyphsByArea(
@@ -69,14 +51,25 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
   const left = columnEdges[0] ?? 0;
   const right = columnEdges[columnEdges.length - 1] ?? 0;
   const perRow: Glyph[][] = Array.from({ length: rows }, () => []);
+  // Turned text (a label set upright beside the rows) has no lines the rows share: it is left out
+  // of the lines, and its area keeps its span.
+  const turned: Glyph[] = [];
   for (const g of glyphs) {
     if (isBlank(g)) continue;
     const cx = (g.box.x0 + g.box.x1) / 2;
     const cy = (g.box.y0 + g.box.y1) / 2;
     if (cx < left || cx > right || cy < (rowEdges[0] ?? 0) || cy > (rowEdges[rows] ?? 0)) continue;
-    perRow[indexIn(rowEdges, cy)]?.push(g);
+    if (g.rotation === 0) perRow[indexIn(rowEdges, cy)]?.push(g);
+    else turned.push(g);
   }
   const owner = areaOwners(grid.areas, rows, columnEdges.length - 1);
+  const areaOf = (g: Glyph) =>
+    grid.areas[
+      owner[indexIn(rowEdges, (g.box.y0 + g.box.y1) / 2)]?.[
+        indexIn(columnEdges, (g.box.x0 + g.box.x1) / 2)
+      ] ?? -1
+    ];
+  const turnedAreas = new Set(turned.map(areaOf));
   const extra = new Map<number, number[]>();
   // Areas reaching down from a band above into a band that is split, with text in it: a label
   // column ruled only around the whole table, beside a body set line by line.
@@ -93,35 +86,45 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
     if (r === 0 && rows > 1) return;
     if (rowsRuled && wrapped[r]) return;
     const centres = centresOf[r] ?? [];
-    if (centres.length < 3) return;
+    const cellLines = [...byArea.values()].map((gs) => lineCentres(gs));
+    const counts = cellLines.map((lines) => lines.length);
+    // Two lines are two rows only when three cells or more each carry both, two of them figures: a
+    // ruled row's wrapped cells rarely all wrap alike, and a header's two lines ("to air / kg/year")
+    // are words.
+    const twoRows =
+      centres.length === 2 &&
+      counts.length >= 3 &&
+      counts.every((n) => n === 2) &&
+      [...byArea.values()].filter(figuresOnly).length >= 2;
+    if (centres.length < 3 && !twoRows) return;
     // An area reaching down from a band above may be cut at this band's lines only when it holds
     // lines of its own here (a label column beside the body); a header cell spanning down, one or
-    // two lines, keeps the band whole.
+    // two lines, keeps the band whole. An area with no text above (a label beside the body, whose
+    // column the header's rule leaves open) is the body's.
+    const textAbove = (area: Area) => cellsOf.slice(area.row, r).some((cells) => cells?.has(area));
     for (const [area, glyphsIn] of byArea)
-      if (area.row < r && lineCentres(glyphsIn).length < minReachingLines) return;
+      if (area.row < r && textAbove(area) && lineCentres(glyphsIn).length < minReachingLines) return;
     // Split only where the lines are rows: at least two cells carry every one of the band's lines (a
     // header's wrapped cells, centred at different heights, never all line up), or cells of several
     // lines leave some of the band's lines out in the middle (values beside a label column that has
     // group headings between them), which wrapped text, filling its lines from the top, never does.
-    const cellLines = [...byArea.values()].map((gs) => lineCentres(gs));
-    const counts = cellLines.map((lines) => lines.length);
     if (counts.filter((n) => n > 1).length < 0.6 * counts.length) return;
     const everyLine = counts.filter((n) => n === centres.length).length >= 2;
     const skipsLines = (lines: number[]) =>
       lines.length > 1 &&
       lines.length < centres.length &&
       lines.some((y, i) => !near(y, centres[i] ?? y, band));
-    // Lines are only rows of horizontal text: rotated text has no such lines.
-    const horizontal = band.every((g) => g.rotation === 0);
     // One cell with a line on every row beside one that skips rows (a value on two lines beside labels
     // on one) is rows too: wrapped cells never leave a gap above their last line.
     const skipping = cellLines.filter(skipsLines).length;
     const besideFull = skipping >= 1 && counts.some((n) => n === centres.length);
-    if (!everyLine && (!horizontal || (skipping < 2 && !besideFull))) return;
-    extra.set(
-      r,
-      centres.slice(1).map((c, i) => (c + (centres[i] ?? c)) / 2),
-    );
+    if (!everyLine && skipping < 2 && !besideFull) return;
+    const cuts = centres.slice(1).flatMap((c, i) => {
+      const above = centres[i] ?? c;
+      return wrapsOn(byArea, columnEdges, above, c, band) ? [] : [(c + above) / 2];
+    });
+    if (!cuts.length) return;
+    extra.set(r, cuts);
     for (const area of byArea.keys()) if (area.row < r) reaching.add(area);
   });
   if (!extra.size) return grid;
@@ -137,7 +140,8 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
   for (const a of grid.areas) {
     const start = shift[a.row] ?? 0;
     const end = shift[a.row + a.rowSpan] ?? start + 1;
-    if (!extra.has(a.row) && !reaching.has(a)) {
+    const keepsSpan = turnedAreas.has(a) && !cellsOf.some((cells) => cells?.has(a));
+    if ((!extra.has(a.row) && !reaching.has(a)) || keepsSpan) {
       areas.push({ ...a, row: start, rowSpan: end - start });
       continue;
     }

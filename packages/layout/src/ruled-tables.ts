@@ -1,10 +1,11 @@
 import type { Mupdf as mupdf } from "@octavo/mupdf";
 import { addUnruledColumns, splitUnruledColumns } from "./column-split.js";
 import type { Glyph } from "./glyphs.js";
+import { splitGroupHeaders } from "./group-headers.js";
 import { type LatticeGrid, latticeGrids } from "./lattice.js";
 import { splitUnruledRows } from "./row-split.js";
 import { collectRulings, type Point, type Rulings, type Segment } from "./rulings.js";
-import { mergeRulings, rulingNetworks } from "./segments.js";
+import { bridgeRuleGaps, mergeRulings, rulingNetworks } from "./segments.js";
 import { filledShare, pourIntoGrid } from "./table-build.js";
 import type { Box, Table } from "./types.js";
 
@@ -32,6 +33,23 @@ function boundsOf(r: Rulings): Box {
   };
 }
 
+/** How far (in body sizes) the rules of a table ruled across may lie above and below a row of it. */
+const rowsToRule = 10;
+
+/**
+ * Whether drawn rules across the whole width of a box lie near above and below it, its own frame
+ * aside: then a one-row grid there is a shaded row of a table ruled across only (booktabs'
+ * \rowcolor), not a table.
+ */
+function betweenRules(box: Box, horizontal: Segment[], bodySize: number): boolean {
+  const across = horizontal.filter((h) => h.x0 <= box.x0 + 2 && h.x1 >= box.x1 - 2);
+  const reach = rowsToRule * bodySize;
+  return (
+    across.some((h) => h.y0 < box.y0 - 0.5 && h.y0 > box.y0 - reach) &&
+    across.some((h) => h.y0 > box.y1 + 0.5 && h.y0 < box.y1 + reach)
+  );
+}
+
 /**
  * Drawn lines, plus the edges of filled boxes outside every network of drawn lines: where lines
  * make the grid, cell backgrounds (inset, or one per text line) would only add false edges.
@@ -56,17 +74,19 @@ export function ruledTables(
   bodySize: number,
 ): { tables: Table[]; rest: Glyph[]; slants: Point[]; acrossRules: Segment[] } {
   const drawn = collectRulings(page);
-  const lines = mergeRulings(drawn.lines);
+  const lines = bridgeRuleGaps(mergeRulings(drawn.lines));
   const rulings = tableRulings(lines, drawn.boxEdges);
   // Largest first, so a table nested in another's cell stays that cell's text.
   const grids = latticeGrids(rulings).sort((a, b) => gridArea(b) - gridArea(a));
   const tables: Table[] = [];
   let rest = glyphs;
   for (const grid of grids) {
-    const refined = splitUnruledColumns(
+    const columns = splitUnruledColumns(
       addUnruledColumns(splitUnruledColumns(splitUnruledRows(grid, rest), rest), rest),
       rest,
     );
+    // Rows again: a band's lines are told from wrapped text by how the columns just found carry them.
+    const refined = splitUnruledColumns(splitUnruledRows(splitGroupHeaders(columns, rest), rest), rest);
     const { table, taken } = pourIntoGrid(
       rest,
       refined.columnEdges,
@@ -80,6 +100,7 @@ export function ruledTables(
     // A grid with text in one column only is a chart's gridlines or a framed list, not a table.
     const columnsWithText = new Set(filled.map((c) => c.col)).size;
     if (filled.length < 2 || columnsWithText < 2 || filledShare(table) < 0.2) continue;
+    if (refined.rowEdges.length === 2 && betweenRules(table.box, lines.horizontal, bodySize)) continue;
     tables.push(table);
     rest = rest.filter((g) => !taken.has(g));
   }

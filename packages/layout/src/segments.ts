@@ -49,6 +49,34 @@ export function mergeRulings(rulings: Rulings): Rulings {
   };
 }
 
+/** How far short of a horizontal rule a vertical ruling may stop and still meet it (points). */
+const ruleGap = 5;
+
+/**
+ * Vertical rulings carried on to the horizontal rules they stop just short of. booktabs leaves a
+ * few points of space around its rules, so a column rule ("ccc|cc") is drawn in pieces that never
+ * touch the top, middle and bottom rules, and the header and body would be two frames.
+ */
+export function bridgeRuleGaps(rulings: Rulings): Rulings {
+  const { horizontal } = rulings;
+  // The rule nearest the end: two framed boxes stacked close keep their own frames.
+  const nearestRule = (x: number, end: number, to: number) => {
+    let best: Segment | undefined;
+    for (const h of horizontal) {
+      if (h.x0 > x || h.x1 < x || (h.y0 - end) * (to - end) < 0 || Math.abs(h.y0 - end) > Math.abs(to - end))
+        continue;
+      if (!best || Math.abs(h.y0 - end) < Math.abs(best.y0 - end)) best = h;
+    }
+    return best?.y0;
+  };
+  const vertical = rulings.vertical.map((v) => ({
+    ...v,
+    y0: nearestRule(v.x0, v.y0, v.y0 - ruleGap) ?? v.y0,
+    y1: nearestRule(v.x0, v.y1, v.y1 + ruleGap) ?? v.y1,
+  }));
+  return mergeRulings({ horizontal, vertical });
+}
+
 /** Whether a horizontal and a vertical ruling cross or touch. */
 export function crosses(h: Segment, v: Segment, tolerance: number): boolean {
   return (

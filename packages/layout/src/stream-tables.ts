@@ -2,6 +2,7 @@ import { unionBoxes } from "./geometry.js";
 import type { Glyph } from "./glyphs.js";
 import { columnLineReach, flush, isJustifiedLine, joinStretchedSpaces, minLineWords } from "./justified.js";
 import { glyphRuns, runText } from "./lines.js";
+import { listMarker } from "./list-markers.js";
 import { minGutterPt, pageColumns, stretchGutters } from "./reading-order.js";
 import type { Point } from "./rulings.js";
 import { splitTightColumns, streamColumns } from "./stream-columns.js";
@@ -183,12 +184,6 @@ function wordy(table: Table): boolean {
   }
   return false;
 }
-
-/**
- * A list's markers: bullets and dashes, alone in their cell, and the private-use characters that Symbol
- * and Wingdings bullets come out as (Word's "" is U+F0B7).
- */
-const listMarker = /^[•◦▪▫●○■□►▸‣⁃–—*·\-\uf020-\uf0ff]$/u;
 
 /**
  * A bulleted list sets its markers in a column of their own beside its text (one column, or more where

@@ -152,7 +152,7 @@ describe("ICDAR 2013: every table of the development set, both halves of the spl
   // detection 0.9) replace these floors as the detector reaches them, on both halves.
   it.each(["tuning", "checking"] as const)("holds today's figures on the %s half", (half) => {
     const s = halves[half];
-    expect(s.f1).toBeGreaterThanOrEqual(0.9);
+    expect(s.f1).toBeGreaterThanOrEqual(0.94);
     expect(s.detectionRecall).toBeGreaterThanOrEqual(0.9);
     expect(s.detectionPrecision).toBeGreaterThanOrEqual(0.75);
     expect(s.noRulingF1).toBeGreaterThanOrEqual(0.75);

@@ -95,6 +95,33 @@ describe("LaTeX tables' other shapes", () => {
     expect(table).toContainEqual(["2", "3.42 × 10−1", "1.83 × 10−1", "1.70 × 10−1"]);
   });
 
+  it("join a column rule drawn in pieces between booktabs' rules into one frame", () => {
+    // pdfparse_017, table 1: "ccc|cc" under \toprule, \midrule and \bottomrule; the upright rule
+    // stops a few points short of each, so the header and the body were two frames of one row each.
+    const [table] = holding(tablesIn("structure/pdfparse_017.pdf"), "119.3");
+    expect(table).toHaveLength(9);
+    expect(table?.[0]).toEqual(["Model Variations", "", "", "FGD ↓", expect.any(String)]);
+    expect(table?.slice(2).map((row) => row[3])).toEqual([
+      "119.3",
+      "97.2",
+      "89.4",
+      "96.5",
+      "79.7",
+      "72.5",
+      "70.9",
+    ]);
+  });
+
+  it("set a group's name over its columns' labels as two rows, though one ruled cell holds both", () => {
+    // pdfparse_016, table 4: "Number of Features" over "2 3 4 5 6", in one cell beside "Houses".
+    expect(tablesIn("structure/pdfparse_016.pdf")).toContainEqual(truthOf("pdfparse_016.table4.csv"));
+  });
+
+  it("split a ruled band of two lines of figures into two rows", () => {
+    // pdfparse_014, table 4: VGGT and DINOv3 share one ruled band, each value column two figures.
+    expect(tablesIn("structure/pdfparse_014.pdf")).toContainEqual(truthOf("pdfparse_014.table4.csv"));
+  });
+
   it("split columns under a value that spans two of them, between a table's rules", () => {
     // pdfparse_001, table 5: the last row, "Pearson Correlation: …", spans the three columns.
     const [table] = holding(tablesIn("structure/pdfparse_001.pdf"), "Text Encoder");
