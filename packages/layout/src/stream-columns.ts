@@ -44,27 +44,61 @@ export function streamColumns(run: TextRow[], bodySize: number, spanningRows = 0
     Math.floor(multi.length * 0.1),
   );
   const minGap = Math.max(3, bodySize * 0.5);
+  // The middle of the widest stretch of [from, to) that the fewest rows cross: a gap that rows may
+  // cross is cut where they do not (past the end of a long label), not through them.
+  const leastCrossed = (from: number, to: number): { at: number; crossed: boolean } => {
+    const least = Math.min(...cover.slice(from, to));
+    let best = { start: from, end: from };
+    for (let x = from; x < to; ) {
+      if ((cover[x] ?? 0) !== least) {
+        x += 1;
+        continue;
+      }
+      const start = x;
+      while (x < to && (cover[x] ?? 0) === least) x += 1;
+      if (x - start > best.end - best.start) best = { start, end: x };
+    }
+    return { at: (best.start + best.end) / 2, crossed: least > 0 };
+  };
   const edgesWith = (headerSpans: boolean): number[] | undefined => {
     const edges = [left];
+    // Edges at gaps some row crosses: between a table's rules, the ones that may go.
+    const crossed = new Set<number>();
     let gapStart = -1;
     for (let x = 0; x <= width; x++) {
       const crossing = (cover[x] ?? 0) - (headerSpans ? (headerCover[x] ?? 0) : 0);
       const clear = x < width && crossing <= allowed;
       if (clear && gapStart < 0) gapStart = x;
       if (!clear && gapStart >= 0) {
-        if (x - gapStart >= minGap && gapStart > 0 && x < width) edges.push(left + (gapStart + x) / 2);
+        if (x - gapStart >= minGap && gapStart > 0 && x < width) {
+          const gap = leastCrossed(gapStart, x);
+          edges.push(left + gap.at);
+          if (gap.crossed) crossed.add(left + gap.at);
+        }
         gapStart = -1;
       }
     }
     edges.push(right);
     if (edges.length < 3) return undefined;
-    // Every column must hold text in at least three rows, or it is noise.
+    // Every column must hold text in at least two rows, or it is noise. Between a table's rules, a
+    // gap that a row crosses (a header wider than its figures) is dropped instead: the rules say the
+    // rows are a table, and the crossing row says the gap may be none.
     const filled = (a: number, b: number) =>
       run.filter((r) =>
         r.fragments.some((f) => (f.box.x0 + f.box.x1) / 2 > a && (f.box.x0 + f.box.x1) / 2 < b),
       ).length;
-    for (let i = 0; i < edges.length - 1; i++)
-      if (filled(edges[i] ?? 0, edges[i + 1] ?? 0) < 2) return undefined;
+    for (let i = 0; i < edges.length - 1; ) {
+      if (filled(edges[i] ?? 0, edges[i + 1] ?? 0) >= 2) {
+        i += 1;
+        continue;
+      }
+      const inner = [i, i + 1].filter((k) => k > 0 && k < edges.length - 1);
+      const droppable = inner.find((k) => crossed.has(edges[k] ?? 0));
+      if (spanningRows === 0 || droppable === undefined) return undefined;
+      edges.splice(droppable, 1);
+      if (edges.length < 3) return undefined;
+      i = 0;
+    }
     return edges;
   };
   const plain = edgesWith(false);

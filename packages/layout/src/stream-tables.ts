@@ -5,6 +5,7 @@ import { glyphRuns, runText } from "./lines.js";
 import { listMarker } from "./list-markers.js";
 import { minGutterPt, pageColumns, stretchGutters } from "./reading-order.js";
 import type { Point } from "./rulings.js";
+import { absorbScripts } from "./scripts.js";
 import { splitTightColumns, streamColumns } from "./stream-columns.js";
 import { pourIntoGrid } from "./table-build.js";
 import { type Fragment, type TextRow, textRows, wordCount } from "./text-rows.js";
@@ -257,11 +258,14 @@ function pairsColumns(run: TextRow[], extent: Box, gutters: { x0: number; x1: nu
 
 /** Rows of the horizontal text's fragments: runs of glyphs split where a gap of `cellGapEm` separates cells. */
 export function fragmentRows(glyphs: Glyph[]): TextRow[] {
-  const fragments = glyphRuns(
-    glyphs.filter((g) => g.rotation === 0),
-    cellGapEm,
+  // Exponents and indices ride on their fragment ("σ̂²_EB"), not on rows of their own.
+  const fragments = absorbScripts(
+    glyphRuns(
+      glyphs.filter((g) => g.rotation === 0),
+      cellGapEm,
+    ).map((r) => r.glyphs),
   )
-    .map((r) => ({ glyphs: r.glyphs, text: runText(r.glyphs) }))
+    .map((run) => ({ glyphs: run, text: runText(run) }))
     .filter((f) => f.text !== "");
   return textRows(fragments);
 }

@@ -25,11 +25,14 @@ export function textRows(runs: { glyphs: Glyph[]; text: string }[]): TextRow[] {
   const fragments: Fragment[] = runs.map((r) => {
     const inked = r.glyphs.filter((g) => g.c.trim() !== "");
     const sizes = inked.map((g) => g.size).sort((a, b) => a - b);
+    // The baseline its full-size glyphs sit on: exponents and indices ride above and below it.
+    const largest = sizes.at(-1) ?? 0;
+    const full = inked.filter((g) => g.size >= 0.9 * largest);
     return {
       glyphs: r.glyphs,
       text: r.text,
       box: unionBoxes(inked.map((g) => g.box)),
-      baseline: inked.reduce((s, g) => s + g.baseline, 0) / Math.max(1, inked.length),
+      baseline: full.reduce((s, g) => s + g.baseline, 0) / Math.max(1, full.length),
       size: sizes[sizes.length >> 1] ?? 10,
     };
   });

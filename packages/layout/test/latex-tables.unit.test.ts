@@ -42,6 +42,19 @@ describe("tables ruled across only (booktabs, \\hline)", () => {
     expect(tablesIn(`structure/${document}.pdf`)).toContainEqual(truth);
   });
 
+  it("cut a gap rows may cross where none does: past a long label, not through it", () => {
+    // pdfparse_058, table 1: "Coefficient difference test p-value" reaches into the blank before the
+    // figures, and "0.078" spans both value columns.
+    const [table] = holding(tablesIn("structure/pdfparse_058.pdf"), "Observations");
+    expect(table).toContainEqual(["Coefficient difference test p-value", "0.078", ""]);
+    expect(table).toContainEqual(["First-stage F-statistic", "246.75", "131.59"]);
+  });
+
+  it("keep exponents and indices on their row", () => {
+    // pdfparse_058, table 4: "Imax( W cm−2)" and "2 × 10¹³", their scripts once rows of their own.
+    expect(tablesIn("structure/pdfparse_058.pdf")).toContainEqual(truthOf("pdfparse_058.table4.csv"));
+  });
+
   it("take the header row set above a lone \\midrule, and every row down to the \\bottomrule", () => {
     // pdf-parse-bench's pdfparse_000, table 2: "Research Area & Count \\ \midrule … \bottomrule".
     const [table, ...others] = holding(tablesIn("structure/pdfparse_000.pdf"), "Research Area");
