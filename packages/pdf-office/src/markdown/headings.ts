@@ -18,6 +18,8 @@ const largerThanBody = 1.12;
 /** The space under a heading in the body size, in ems, below which it is its paragraph's run-in label. */
 const runInGap = 0.6;
 const romanNumeralAlone = /^\(?[ivxlcdm]{1,7}[.)]$/iu;
+/** One word and a colon ("Beweis:", "Proof:", "Note:"): the label of what follows, not its title. */
+const labelWord = /^\p{L}+:$/u;
 /** A form's blank to fill in ("NAME: ________") and an equation's signs are not a title's. */
 const formBlank = /_{4,}/u;
 const equation = /[=∑∏∫√⎡⎣⎤⎦⎢⎥]/u;
@@ -90,11 +92,13 @@ function isHeadingType(draft: Draft): boolean {
  * judges a block against its own page's body text, which a page of small-print tables takes for its
  * body: against the document's, a regular line in the body size is never a heading. A bold line in the
  * body size followed by its text at the usual line spacing is the run-in label of that paragraph
- * ("Definition 1", "Beweis:"), as a LaTeX theorem sets it.
+ * ("Definition 1", "Beweis:"), as a LaTeX theorem sets it; one word and a colon in the body size is
+ * such a label even with space under it.
  */
 function standsOut(drafts: Draft[], index: number, body: number): boolean {
   const draft = drafts[index] as Draft;
   if (draft.size >= largerThanBody * body) return true;
+  if (labelWord.test(draft.element.text.trim())) return false;
   return (draft.bold || draft.italic) && setApart(drafts, index);
 }
 
