@@ -192,7 +192,11 @@ describe("headings from the font hierarchy", () => {
   it("takes one word and a colon in the body size for a label, even with space under it", () => {
     const proof = { ...draft("Beweis:", { page: 1, y0: 100 }), headingLike: true, bold: true };
     const argument = draft("Sei U offen in X.", { page: 1, y0: 124 });
-    const lead = { ...draft("Teaching Physician Requirements:", { page: 1, y0: 200 }), headingLike: true, bold: true };
+    const lead = {
+      ...draft("Teaching Physician Requirements:", { page: 1, y0: 200 }),
+      headingLike: true,
+      bold: true,
+    };
     const rule = draft("The teaching physician must be present.", { page: 1, y0: 224 });
     assignHeadings([...body(10), proof, argument, lead, rule], []);
     expect([proof, lead].map((d) => d.element.type)).toEqual(["paragraph", "heading"]);
