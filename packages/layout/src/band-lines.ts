@@ -15,7 +15,7 @@ export function near(a: number, b: number, band: Glyph[]): boolean {
 }
 
 /** The glyphs of each text line in a band, top to bottom; a line of exponents or indices is none. */
-function textLines(glyphs: Glyph[]): Glyph[][] {
+export function textLines(glyphs: Glyph[]): Glyph[][] {
   const sorted = [...glyphs].sort((a, b) => a.baseline - b.baseline);
   const groups: Glyph[][] = [];
   for (const g of sorted) {
@@ -60,15 +60,14 @@ const fullLineShare = 0.8;
  * one per row beside labels that happen to fill their column). Then the two lines are one row.
  */
 export function wrapsOn(
-  byArea: Map<Area, Glyph[]>,
+  linesByArea: Map<Area, Glyph[][]>,
   columnEdges: number[],
   above: number,
   below: number,
   band: Glyph[],
 ): boolean {
   const centre = (line: Glyph[]) => line.reduce((s, g) => s + (g.box.y0 + g.box.y1) / 2, 0) / line.length;
-  const pairs = [...byArea].flatMap(([area, glyphs]) => {
-    const lines = textLines(glyphs);
+  const pairs = [...linesByArea].flatMap(([area, lines]) => {
     const upper = lines.find((line) => near(centre(line), above, band));
     const lower = lines.find((line) => near(centre(line), below, band));
     return upper && lower ? [{ area, upper, lower }] : [];

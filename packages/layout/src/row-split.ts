@@ -1,4 +1,4 @@
-import { figuresOnly, lineCentres, near, wrapsOn } from "./band-lines.js";
+import { figuresOnly, lineCentres, near, textLines, wrapsOn } from "./band-lines.js";
 import { type Glyph, isBlank } from "./glyphs.js";
 import type { LatticeGrid } from "./lattice.js";
 import { areaOwners, indexIn } from "./table-build.js";
@@ -119,9 +119,11 @@ export function splitUnruledRows(grid: LatticeGrid, glyphs: Glyph[]): LatticeGri
     const skipping = cellLines.filter(skipsLines).length;
     const besideFull = skipping >= 1 && counts.some((n) => n === centres.length);
     if (!everyLine && skipping < 2 && !besideFull) return;
+    // Each cell's lines, read once for all the band's cuts.
+    const linesByArea = new Map([...byArea].map(([area, gs]) => [area, textLines(gs)]));
     const cuts = centres.slice(1).flatMap((c, i) => {
       const above = centres[i] ?? c;
-      return wrapsOn(byArea, columnEdges, above, c, band) ? [] : [(c + above) / 2];
+      return wrapsOn(linesByArea, columnEdges, above, c, band) ? [] : [(c + above) / 2];
     });
     if (!cuts.length) return;
     extra.set(r, cuts);
