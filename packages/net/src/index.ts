@@ -6,5 +6,5 @@ export { type Download, type DownloadOptions, downloadUrl } from "./download.js"
 export { OutboundError, type OutboundErrorCode } from "./errors.js";
 export { extensionForContentType, fileNameFor } from "./file-name.js";
 export { type Resolver, systemResolver } from "./pinned-hosts.js";
-export { type PostOptions, postJson } from "./post-json.js";
+export { type PostAnswer, type PostOptions, postBytes, postJson } from "./post-json.js";
 export { checkTarget, type ResolvedAddress, type TargetDecision } from "./target.js";

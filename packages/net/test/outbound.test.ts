@@ -7,6 +7,7 @@ import {
   downloadUrl,
   OutboundError,
   parseAllowlist,
+  postBytes,
   postJson,
   systemResolver,
 } from "../src/index.js";
@@ -387,6 +388,31 @@ describe("postJson", () => {
     const error = await rejection(post("?status=200", { allowlist: none }));
     expect(error.code).toBe("blocked_url");
     expect(files.connections).toBe(before);
+  });
+});
+
+describe("postBytes", () => {
+  const url = (query: string) => `http://127.0.0.1:${files.port}/webhook${query}`;
+
+  it("sends the bytes with the caller's content type and reads the answer whole", async () => {
+    const answer = await postBytes(
+      url("?status=200"),
+      Buffer.from([0x30, 0x03, 0x02, 0x01, 0x01]),
+      { "Content-Type": "application/timestamp-query" },
+      { allowlist: allowFiles(), timeoutMs: 30_000, maxAnswerBytes: 1024 },
+    );
+    expect(answer).toMatchObject({ status: 200, body: Buffer.from("ok") });
+    expect(webhooks.at(-1)?.headers["content-type"]).toBe("application/timestamp-query");
+  });
+
+  it("fails an answer larger than maxAnswerBytes with too_large, and a private URL with blocked_url", async () => {
+    const options = { allowlist: allowFiles(), timeoutMs: 30_000, maxAnswerBytes: 64 * 1024 };
+    const large = await rejection(postBytes(url("?status=200&big=1"), Buffer.from("q"), {}, options));
+    expect(large.code).toBe("too_large");
+    const blocked = await rejection(
+      postBytes(url(""), Buffer.from("q"), {}, { ...options, allowlist: none }),
+    );
+    expect(blocked.code).toBe("blocked_url");
   });
 });
 
