@@ -15,12 +15,19 @@ import {
   runOperation,
 } from "@octavo/engines";
 import { loadMupdf } from "@octavo/mupdf";
+import {
+  type AppearancePlacement,
+  appearanceStream,
+  type WidgetGeometry,
+  widgetGeometry,
+} from "./appearance.js";
 import { fillByteRange, fillContents, signedParts } from "./byte-range.js";
 import { addSignatureTimestamp, digestOf, encodeSignedData, signatureValue, signedData } from "./cms.js";
 import { readPkcs12, type SigningIdentity } from "./pkcs12.js";
 import {
   entryAt,
   type SignatureEntries,
+  type SignatureSlot,
   signatureFields,
   signatureSlot,
   writeSignatureDictionary,
@@ -40,12 +47,16 @@ export interface SignOptions {
   certify?: 1 | 2 | 3;
   /** An RFC 3161 time-stamp server: the signature becomes PAdES B-T. */
   timestampUrl?: string;
+  /** A visible signature: where it goes; without it the signature is invisible (unless the field has a box). */
+  appearance?: AppearancePlacement;
 }
 
 export interface SignInputs {
   pdf: EngineInput;
   /** The signer's PKCS#12 file. */
   certificate: EngineInput;
+  /** A PNG or JPEG drawn in a visible signature (a scanned handwritten signature, a seal). */
+  image?: EngineInput;
 }
 
 /** The engine context, with the outbound policy a time-stamp request goes through. */
@@ -83,6 +94,7 @@ export function signPdf(inputs: SignInputs, options: SignOptions, ctx: SignConte
     reportProgress(ctx, 0.2);
     const source = await openSource(inputs.pdf, scratchDir, ctx.signal);
     const original = new Uint8Array(await readFile(source.path));
+    const image = inputs.image === undefined ? undefined : new Uint8Array(await readFile(inputs.image.path));
     const signer: Signer = {
       identity,
       algorithm,
@@ -98,10 +110,11 @@ export function signPdf(inputs: SignInputs, options: SignOptions, ctx: SignConte
       contactInfo: options.contactInfo,
       certify: options.certify,
     };
-    let signed = await signOnce(original, name, options, entries, signer);
+    const look = { name, options, image };
+    let signed = await signOnce(original, look, entries, signer);
     if (typeof signed === "number") {
       // A time-stamp token larger than its room: once more, with room for the one just seen.
-      signed = await signOnce(original, name, options, { ...entries, contentsBytes: signed + 1024 }, signer);
+      signed = await signOnce(original, look, { ...entries, contentsBytes: signed + 1024 }, signer);
     }
     if (typeof signed === "number") throw new Error(`the CMS (${signed} bytes) outgrew its room twice`);
     reportProgress(ctx, 0.9);
@@ -122,15 +135,22 @@ interface Signer {
   signal: AbortSignal | undefined;
 }
 
+/** What the signature field is and shows: the options, and the signer's image if one was sent. */
+interface Look {
+  /** The PDF's name, for messages. */
+  name: string;
+  options: SignOptions;
+  image: Uint8Array | undefined;
+}
+
 /** The signed file, or the size the CMS needed when it did not fit in `entries.contentsBytes`. */
 async function signOnce(
   original: Uint8Array,
-  name: string,
-  options: SignOptions,
+  look: Look,
   entries: SignatureEntries,
   signer: Signer,
 ): Promise<Uint8Array | number> {
-  const prepared = await withSignatureField(original, name, options, entries);
+  const prepared = await withSignatureField(original, look, entries);
   const span = fillByteRange(prepared.bytes, original.length, prepared.objectNumber);
   const digest = digestOf(signedParts(prepared.bytes, span), signer.algorithm);
   const cms = await cmsFor(signer, digest);
@@ -151,18 +171,32 @@ async function dryRunSize(signer: Signer): Promise<number> {
   return encodeSignedData(await signedData(signer.identity, signer.algorithm, zeros)).length;
 }
 
-/** The input with the signature field and dictionary appended as an incremental update. */
+/** The input with the signature field, its appearance and dictionary appended as an incremental update. */
 async function withSignatureField(
   original: Uint8Array,
-  name: string,
-  options: SignOptions,
+  look: Look,
   entries: SignatureEntries,
 ): Promise<{ bytes: Uint8Array; objectNumber: number }> {
   const mupdf = await loadMupdf();
   const doc = new mupdf.PDFDocument(original);
   try {
-    refuseForbiddenSignature(doc, name, options);
-    const slot = signatureSlot(doc, options.fieldName, 0, [0, 0, 0, 0]);
+    const { options } = look;
+    refuseForbiddenSignature(doc, look.name, options);
+    const geometry =
+      options.appearance === undefined ? undefined : widgetGeometry(mupdf, doc, options.appearance);
+    const slot = signatureSlot(
+      doc,
+      options.fieldName,
+      geometry?.pageIndex ?? 0,
+      geometry?.rect ?? [0, 0, 0, 0],
+    );
+    const shown = geometry ?? (slot.created ? undefined : fieldGeometry(slot));
+    if (shown !== undefined) {
+      const stream = appearanceStream(mupdf, doc, shown, appearanceLines(entries), look.image);
+      const ap = doc.newDictionary();
+      ap.put("N", stream);
+      slot.widget.put("AP", ap);
+    }
     const objectNumber = writeSignatureDictionary(doc, slot, entries);
     // A copy: the buffer lives in MuPDF's memory, which the next job's instance replaces.
     const bytes = doc.saveToBuffer("incremental").asUint8Array().slice();
@@ -170,6 +204,30 @@ async function withSignatureField(
   } finally {
     doc.destroy();
   }
+}
+
+/** An existing field with a box is drawn in it as it lies on the page; an empty box stays invisible. */
+function fieldGeometry(slot: SignatureSlot): WidgetGeometry | undefined {
+  const [x0, y0, x1, y1] = slot.rect;
+  if (x1 - x0 < 1 || y1 - y0 < 1) return undefined;
+  return {
+    pageIndex: slot.pageIndex,
+    rect: slot.rect,
+    width: x1 - x0,
+    height: y1 - y0,
+    matrix: [1, 0, 0, 1, 0, 0],
+  };
+}
+
+/** The text of a visible signature: who signed, when, and why and where when given. */
+function appearanceLines(entries: SignatureEntries): string[] {
+  const when = entries.signingTime.toISOString().replace("T", " ").slice(0, 19);
+  return [
+    `Digitally signed by ${entries.signerName}`,
+    `Date: ${when} UTC`,
+    ...(entries.reason ? [`Reason: ${entries.reason}`] : []),
+    ...(entries.location ? [`Location: ${entries.location}`] : []),
+  ];
 }
 
 /**

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { JobFailure } from "@octavo/engines";
+import { loadMupdf } from "@octavo/mupdf";
 import { parseAllowlist } from "@octavo/net";
 import { corpusPath, rejectionOf, runTool } from "@octavo/testing";
 import * as pkijs from "pkijs";
@@ -262,6 +263,80 @@ describe("signPdf", () => {
     } finally {
       tsa.mode = "reply";
     }
+  });
+
+  describe("a visible signature", () => {
+    /** Page 1's text as MuPDF extracts it, with the appearances of its widgets. */
+    async function pageText(pdf: string): Promise<string> {
+      const mupdf = await loadMupdf();
+      const doc = new mupdf.PDFDocument(await readFile(pdf));
+      try {
+        // With extras: the annotations and widgets are drawn too.
+        return doc.loadPage(0).toDisplayList(true).toStructuredText("").asText();
+      } finally {
+        doc.destroy();
+      }
+    }
+
+    /** Mean darkness (0 white .. 255 black) of page 1 at 72 dpi inside `box` ([x, y, w, h] as displayed). */
+    async function darkness(pdf: string, box: [number, number, number, number]): Promise<number> {
+      const stem = join(dir, `render-${Math.random().toString(36).slice(2)}`);
+      await runTool("pdftoppm", ["-r", "72", "-gray", "-f", "1", "-l", "1", "-singlefile", pdf, stem]);
+      const pgm = await readFile(`${stem}.pgm`);
+      const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 64).toString("latin1"));
+      if (header === null) throw new Error("not a PGM");
+      const width = Number(header[1]);
+      const pixels = pgm.subarray(header[0].length);
+      let sum = 0;
+      let count = 0;
+      const [x, y, w, h] = box.map(Math.round) as [number, number, number, number];
+      for (let row = y; row < y + h; row += 1) {
+        for (let col = x; col < x + w; col += 1) {
+          sum += 255 - (pixels[row * width + col] ?? 255);
+          count += 1;
+        }
+      }
+      return sum / count;
+    }
+
+    it("draws the signer, date and reason, and an image, where it is asked, on a rotated page too", async () => {
+      const png = join(dir, "seal");
+      await runTool("pdftoppm", ["-png", "-r", "12", "-f", "1", "-l", "1", "-singlefile", sample, png]);
+      const rotated = join(dir, "rotated.pdf");
+      await runTool("qpdf", ["--rotate=+90:1", sample, rotated]);
+      for (const pdf of [sample, rotated]) {
+        const box: [number, number, number, number] = [40, 40, 220, 70];
+        const before = await darkness(pdf, box);
+        const result = await signPdf(
+          {
+            pdf: input(pdf),
+            certificate: input(signers.rsa ?? "", "signer.p12"),
+            image: input(`${png}.png`),
+          },
+          { certificatePassword: password, reason: "Approved", appearance: { page: 1, rect: box } },
+          await context(),
+        );
+        const signed = result.outputs[0]?.path ?? "";
+        expect((await pdfsig(signed))[0]).toContain("Signature is Valid.");
+        expect(await darkness(signed, box), pdf).toBeGreaterThan(before + 10);
+        const text = await pageText(signed);
+        expect(text).toContain("Digitally signed by Signer rsa");
+        expect(text).toContain("Reason: Approved");
+      }
+    });
+
+    it("refuses a page that does not exist and a box outside the page", async () => {
+      const page = await rejectionOf(
+        sign(sample, signers.rsa ?? "", { appearance: { page: 9 } }),
+        JobFailure,
+      );
+      expect(page.message).toContain("options.appearance.page is 9, but the document has 4 pages");
+      const outside = await rejectionOf(
+        sign(sample, signers.rsa ?? "", { appearance: { page: 1, rect: [500, 700, 300, 200] } }),
+        JobFailure,
+      );
+      expect(outside.message).toContain("reaches outside page 1");
+    });
   });
 
   describe("refuses a signer a verifier would reject, before signing", () => {
