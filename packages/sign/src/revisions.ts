@@ -1,0 +1,173 @@
+import type { Mupdf, MupdfModule } from "@octavo/mupdf";
+
+type PdfObject = Mupdf.PDFObject;
+
+/** What a later revision changed, by kind of object. */
+export type ChangeKind =
+  | "signature"
+  | "form field"
+  | "form"
+  | "annotation"
+  | "appearance"
+  | "validation data"
+  | "page content"
+  | "document structure"
+  | "other";
+
+export interface Revision {
+  /** Offset just past this revision's %%EOF. */
+  end: number;
+  changes: ChangeKind[];
+  /** Whether every change is one the signatures before it allow. */
+  allowed: boolean;
+}
+
+/** What approval signatures and each DocMDP level let later revisions do (ISO 32000-2, 12.8.2.2). */
+export function allowedKinds(certification: 1 | 2 | 3 | undefined): ReadonlySet<ChangeKind> {
+  const signing: ChangeKind[] = ["signature", "form field", "form", "appearance", "validation data"];
+  if (certification === 1) return new Set(["validation data"]);
+  if (certification === 2) return new Set(signing);
+  return new Set([...signing, "annotation"]);
+}
+
+/** The offsets just past each %%EOF after `from`: where each later revision ends. */
+export function revisionEnds(file: Uint8Array, from: number): number[] {
+  const text = Buffer.from(file).toString("latin1");
+  const ends: number[] = [];
+  for (let at = text.indexOf("%%EOF", from); at >= 0; at = text.indexOf("%%EOF", at + 5)) {
+    let end = at + 5;
+    while (end < text.length && (text[end] === "\r" || text[end] === "\n")) end += 1;
+    ends.push(end);
+  }
+  return ends.length > 0 && (ends.at(-1) ?? 0) < file.length ? [...ends, file.length] : ends;
+}
+
+/**
+ * Compares the document as it stood at `before` bytes with what it is at `after`, object by object, and names
+ * what changed: the kinds a signature allows (another signature and its field, a form filled, annotations,
+ * their appearances, validation data) and the kinds it does not (page content, the page tree, fonts and
+ * images in place, anything else).
+ */
+export function changesBetween(
+  mupdf: MupdfModule,
+  file: Uint8Array,
+  before: number,
+  after: number,
+): ChangeKind[] {
+  const old = new mupdf.PDFDocument(file.slice(0, before));
+  const now = new mupdf.PDFDocument(file.slice(0, after));
+  try {
+    const kinds = new Set<ChangeKind>();
+    const count = now.countObjects();
+    const known = old.countObjects();
+    for (let number = 1; number < count; number += 1) {
+      const current = now.newIndirect(number).resolve();
+      const previous = number < known ? old.newIndirect(number).resolve() : undefined;
+      const added = previous === undefined || previous.isNull();
+      if (!added && same(previous, current)) continue;
+      if (current.isNull()) {
+        if (!added) kinds.add("other");
+        continue;
+      }
+      const kind = kindOf(current, added, previous);
+      if (kind !== undefined) kinds.add(kind);
+    }
+    return [...kinds];
+  } finally {
+    old.destroy();
+    now.destroy();
+  }
+}
+
+function same(a: PdfObject, b: PdfObject): boolean {
+  if (a.toString(true) !== b.toString(true)) return false;
+  if (!a.isStream() || !b.isStream()) return a.isStream() === b.isStream();
+  return Buffer.compare(a.readRawStream().asUint8Array(), b.readRawStream().asUint8Array()) === 0;
+}
+
+function name(object: PdfObject, key: string): string | undefined {
+  const value = object.get(key);
+  return value.isName() ? value.asName() : undefined;
+}
+
+/** The kind of a changed or added object; undefined for the file's own bookkeeping. */
+function kindOf(object: PdfObject, added: boolean, previous: PdfObject | undefined): ChangeKind | undefined {
+  if (!object.isDictionary() && !object.isStream()) return "other";
+  const type = name(object, "Type");
+  const subtype = name(object, "Subtype");
+  if (type === "XRef" || type === "ObjStm") return undefined;
+  if (type === "Sig" || type === "DocTimeStamp") return "signature";
+  if (type === "DSS" || type === "VRI") return "validation data";
+  if (subtype === "Widget" || object.get("FT").isName() || !object.get("T").isNull()) return "form field";
+  if (type === "Annot" || (subtype !== undefined && !object.get("Rect").isNull() && type !== "XObject")) {
+    return "annotation";
+  }
+  if (type === "Catalog") return catalogChange(object, previous);
+  if (type === "Page") return pageChange(object, previous);
+  if (object.get("Fields").isArray()) return "form";
+  if (type === "Pages") return "document structure";
+  // New streams without a type: appearances, fonts and images drawn in them, certificates and OCSP
+  // answers of validation data. Changed ones are content that was there when it was signed.
+  if (added) return subtype === "Form" || object.isStream() || type === "Font" ? "appearance" : "other";
+  return subtype === "Form" || object.isStream() ? "page content" : "other";
+}
+
+/** A catalog that only gained a form, validation data or permissions. */
+function catalogChange(object: PdfObject, previous: PdfObject | undefined): ChangeKind {
+  return onlyKeysChanged(object, previous, ["AcroForm", "DSS", "Perms", "Extensions"])
+    ? "form"
+    : "document structure";
+}
+
+/** A page that only gained annotations: a signature or form field's widget, or another annotation. */
+function pageChange(object: PdfObject, previous: PdfObject | undefined): ChangeKind {
+  if (!onlyKeysChanged(object, previous, ["Annots"])) return "page content";
+  const before = new Set(annotationNumbers(previous?.get("Annots")));
+  const after = annotationNumbers(object.get("Annots"));
+  const removed = [...before].some((number) => !after.includes(number));
+  const added = object.get("Annots");
+  const widgetsOnly =
+    !removed &&
+    after.every((number, index) => before.has(number) || name(added.get(index), "Subtype") === "Widget");
+  return widgetsOnly ? "form field" : "annotation";
+}
+
+function annotationNumbers(annots: PdfObject | undefined): number[] {
+  if (annots === undefined || !annots.isArray()) return [];
+  const numbers: number[] = [];
+  for (let index = 0; index < annots.length; index += 1) {
+    const annot = annots.get(index);
+    numbers.push(annot.isIndirect() ? annot.asIndirect() : -1 - index);
+  }
+  return numbers;
+}
+
+function onlyKeysChanged(object: PdfObject, previous: PdfObject | undefined, keys: string[]): boolean {
+  if (previous === undefined || !previous.isDictionary()) return false;
+  const names = new Set<string>();
+  object.forEach((_, key) => names.add(String(key)));
+  previous.forEach((_, key) => names.add(String(key)));
+  for (const key of names) {
+    if (keys.includes(key)) continue;
+    if (object.get(key).toString(true) !== previous.get(key).toString(true)) return false;
+  }
+  return true;
+}
+
+/** Each revision after the signed bytes end, with what it changed and whether `allowed` covers it. */
+export function laterRevisions(
+  mupdf: MupdfModule,
+  file: Uint8Array,
+  signedEnd: number,
+  allowed: ReadonlySet<ChangeKind>,
+): Revision[] {
+  const revisions: Revision[] = [];
+  let before = signedEnd;
+  for (const end of revisionEnds(file, signedEnd)) {
+    if (end <= before) continue;
+    const changes = changesBetween(mupdf, file, before, end);
+    revisions.push({ end, changes, allowed: changes.every((kind) => allowed.has(kind)) });
+    before = end;
+  }
+  return revisions;
+}

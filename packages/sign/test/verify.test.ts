@@ -1,0 +1,226 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadMupdf } from "@octavo/mupdf";
+import { parseAllowlist } from "@octavo/net";
+import { corpusPath, runTool } from "@octavo/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SignOptions, signPdf } from "../src/sign.js";
+import { type VerifyReport, verifySignatures } from "../src/verify.js";
+import { makeRoot, makeSigner, type TestRoot } from "./identities.js";
+import { startTsa, type TestTsa } from "./tsa.js";
+
+const sample = corpusPath("general/samplefiles_pdflatex-outline.pdf");
+const password = "verify me";
+
+let dir: string;
+let root: TestRoot;
+let tsa: TestTsa;
+let rsa: string;
+let ec: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "octavo-verify-test-"));
+  root = await makeRoot(dir);
+  rsa = await makeSigner(
+    dir,
+    root,
+    { subject: "CN=Alice Approver,O=octavo tests" },
+    { password, file: "a.p12" },
+  );
+  ec = await makeSigner(
+    dir,
+    root,
+    { subject: "CN=Bob Second,O=octavo tests", kind: "ec256" },
+    {
+      password,
+      file: "b.p12",
+    },
+  );
+  tsa = await startTsa(dir, root);
+});
+
+afterAll(async () => {
+  await tsa?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const input = (path: string) => ({ path, name: path.split("/").pop() ?? path });
+
+async function sign(pdf: string, p12: string, options: Partial<SignOptions> = {}): Promise<string> {
+  const result = await signPdf(
+    { pdf: input(pdf), certificate: input(p12) },
+    { certificatePassword: password, ...options },
+    {
+      workDir: await mkdtemp(join(dir, "job-")),
+      outbound: { allowlist: parseAllowlist(`127.0.0.1:${tsa.port}`) },
+    },
+  );
+  return result.outputs[0]?.path ?? "";
+}
+
+async function verify(pdf: string, roots: string[] = [root.pemPath]): Promise<VerifyReport> {
+  const result = await verifySignatures(
+    { pdf: input(pdf), roots: roots.map(input) },
+    {},
+    { workDir: await mkdtemp(join(dir, "job-")) },
+  );
+  const [output] = result.outputs;
+  expect(output?.name).toMatch(/-signatures\.json$/);
+  return JSON.parse(await readFile(output?.path ?? "", "utf8")) as VerifyReport;
+}
+
+/** pdfsig's integrity verdict per signature: "Signature is Valid." or anything else. */
+async function pdfsigIntegrity(pdf: string): Promise<boolean[]> {
+  const result = await runTool("pdfsig", [pdf]);
+  return result.stdout
+    .split(/^Signature #\d+:$/m)
+    .slice(1)
+    .map((block) => block.includes("Signature Validation: Signature is Valid."));
+}
+
+/** Ours and pdfsig's integrity verdicts, which must agree on every file. */
+async function agreeWithPdfsig(pdf: string, report: VerifyReport): Promise<void> {
+  expect(report.signatures.map((signature) => signature.integrity.valid)).toEqual(await pdfsigIntegrity(pdf));
+}
+
+/** Opens `pdf`, changes it with `edit`, and appends the change as an incremental update. */
+async function updateIncrementally(
+  pdf: string,
+  out: string,
+  edit: (doc: InstanceType<Awaited<ReturnType<typeof loadMupdf>>["PDFDocument"]>) => void,
+) {
+  const mupdf = await loadMupdf();
+  const doc = new mupdf.PDFDocument(await readFile(pdf));
+  try {
+    edit(doc);
+    await writeFile(out, doc.saveToBuffer("incremental").asUint8Array());
+  } finally {
+    doc.destroy();
+  }
+  return out;
+}
+
+describe("verifySignatures", () => {
+  it("reports a signature we made: intact, the whole file, trusted through an uploaded root", async () => {
+    const signed = await sign(sample, rsa, { reason: "Approved", location: "Basel" });
+    const report = await verify(signed);
+    await agreeWithPdfsig(signed, report);
+    const [signature] = report.signatures;
+    expect(signature).toMatchObject({
+      fieldName: "Signature1",
+      subFilter: "ETSI.CAdES.detached",
+      digestAlgorithm: "SHA-256",
+      reason: "Approved",
+      location: "Basel",
+      integrity: { valid: true, problem: null },
+      coverage: { wholeFile: true, laterRevisions: [] },
+      certificate: { validAtSigningTime: true },
+      chain: { trusted: true },
+      timestamp: { present: false, valid: null },
+      revocation: { embedded: false, fetched: false },
+      valid: true,
+    });
+    expect(signature?.signer?.subject).toContain("CN=Alice Approver");
+    expect(signature?.chain.path.at(-1)).toContain("CN=octavo Test Root CA");
+    expect(signature?.signingTime.claimed).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it("does not trust a chain that ends at no trusted root", async () => {
+    const signed = await sign(sample, ec);
+    const report = await verify(signed, []);
+    expect(report.signatures[0]).toMatchObject({
+      integrity: { valid: true },
+      chain: { trusted: false },
+      valid: false,
+    });
+  });
+
+  it("reads the time-stamp of a B-T signature", async () => {
+    const signed = await sign(sample, rsa, { timestampUrl: tsa.url });
+    const report = await verify(signed);
+    const stamped = report.signatures[0]?.signingTime.timestamp ?? "";
+    expect(report.signatures[0]).toMatchObject({ timestamp: { present: true, valid: true }, valid: true });
+    expect(Math.abs(Date.parse(stamped) - Date.now())).toBeLessThan(10 * 60_000);
+  });
+
+  it("gives a file with no signature a report with none", async () => {
+    const report = await verify(sample);
+    expect(report).toEqual({ file: "samplefiles_pdflatex-outline.pdf", signatures: [] });
+  });
+
+  it("keeps the first of two signatures valid: a later revision that only signs is allowed", async () => {
+    const twice = await sign(await sign(sample, rsa), ec);
+    const report = await verify(twice);
+    await agreeWithPdfsig(twice, report);
+    const [first, second] = report.signatures;
+    expect(first?.coverage.wholeFile).toBe(false);
+    expect(first?.coverage.laterRevisions).toHaveLength(1);
+    expect(first?.coverage.laterRevisions[0]?.allowed).toBe(true);
+    expect(first?.coverage.laterRevisions[0]?.changes).toEqual(
+      expect.arrayContaining(["signature", "form field"]),
+    );
+    expect(first?.valid).toBe(true);
+    expect(second).toMatchObject({ coverage: { wholeFile: true }, valid: true });
+  });
+
+  describe("tampered copies", () => {
+    it("a byte changed inside the signed range breaks integrity", async () => {
+      const signed = await sign(sample, rsa, { reason: "Approved" });
+      const bytes = await readFile(signed);
+      const at = bytes.indexOf("(Approved)");
+      bytes.write("(Approvex)", at, "latin1");
+      const tampered = join(dir, "tampered-byte.pdf");
+      await writeFile(tampered, bytes);
+      const report = await verify(tampered);
+      await agreeWithPdfsig(tampered, report);
+      expect(report.signatures[0]).toMatchObject({ integrity: { valid: false }, valid: false });
+    });
+
+    it("an incremental update that changes page content after signing is not allowed", async () => {
+      const signed = await sign(sample, rsa);
+      const changed = await updateIncrementally(signed, join(dir, "tampered-content.pdf"), (doc) => {
+        const page = doc.findPage(0);
+        const contents = doc.newArray();
+        contents.push(page.get("Contents"));
+        contents.push(doc.addStream("BT /F1 24 Tf 72 72 Td (PAID) Tj ET", doc.newDictionary()));
+        page.put("Contents", contents);
+      });
+      const report = await verify(changed);
+      await agreeWithPdfsig(changed, report);
+      const [signature] = report.signatures;
+      expect(signature?.integrity.valid).toBe(true);
+      expect(signature?.coverage.laterRevisions[0]).toMatchObject({ allowed: false });
+      expect(signature?.coverage.laterRevisions[0]?.changes).toContain("page content");
+      expect(signature?.valid).toBe(false);
+    });
+
+    it("a certification that allows form filling and signing is broken by an added annotation", async () => {
+      const certified = await sign(sample, rsa, { certify: 2 });
+      const annotated = await updateIncrementally(certified, join(dir, "tampered-certified.pdf"), (doc) => {
+        const page = doc.loadPage(0);
+        const note = page.createAnnotation("Text");
+        note.setContents("changed after certification");
+        note.update();
+      });
+      const report = await verify(annotated);
+      await agreeWithPdfsig(annotated, report);
+      const [signature] = report.signatures;
+      expect(signature?.certification).toEqual({ permissions: 2 });
+      expect(signature?.coverage.laterRevisions[0]?.changes).toContain("annotation");
+      expect(signature?.coverage.laterRevisions[0]?.allowed).toBe(false);
+      expect(signature?.valid).toBe(false);
+      // The same annotation on an approval signature is allowed.
+      const approved = await updateIncrementally(
+        await sign(sample, rsa),
+        join(dir, "annotated.pdf"),
+        (doc) => {
+          const note = doc.loadPage(0).createAnnotation("Text");
+          note.setContents("a reviewer's note");
+          note.update();
+        },
+      );
+      expect((await verify(approved)).signatures[0]).toMatchObject({ valid: true });
+    });
+  });
+});
