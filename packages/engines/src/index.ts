@@ -23,7 +23,7 @@ export { type Acceptance, type Candidate, RepairCascade } from "./repair/cascade
 export { type Rewrite, rewriteWithMupdf, rewriteWithQpdf } from "./rewrite.js";
 export { type RunOptions, type RunResult, type RunSecrets, run, runDefaults } from "./run.js";
 export { looksLikeText } from "./sniff.js";
-export { needsRepair, notAPdf, openSource, type PdfSource } from "./source.js";
+export { needsRepair, notAPdf, openSource, type PdfSource, probeSource } from "./source.js";
 export type { EngineContext, EngineInput, EngineOutput, EngineResult } from "./types.js";
 export { pdfContentType } from "./types.js";
 export { freshDir } from "./workspace.js";

@@ -10,6 +10,7 @@ export type ChangeKind =
   | "annotation"
   | "appearance"
   | "validation data"
+  | "metadata"
   | "page content"
   | "document structure"
   | "other";
@@ -24,7 +25,15 @@ export interface Revision {
 
 /** What approval signatures and each DocMDP level let later revisions do (ISO 32000-2, 12.8.2.2). */
 export function allowedKinds(certification: 1 | 2 | 3 | undefined): ReadonlySet<ChangeKind> {
-  const signing: ChangeKind[] = ["signature", "form field", "form", "appearance", "validation data"];
+  // Signers update the XMP packet as they sign (pyHanko does); only a "no changes" certification forbids it.
+  const signing: ChangeKind[] = [
+    "signature",
+    "form field",
+    "form",
+    "appearance",
+    "validation data",
+    "metadata",
+  ];
   if (certification === 1) return new Set(["validation data"]);
   if (certification === 2) return new Set(signing);
   return new Set([...signing, "annotation"]);
@@ -61,11 +70,12 @@ export function changesBetween(
     const count = now.countObjects();
     const known = old.countObjects();
     for (let number = 1; number < count; number += 1) {
-      const current = now.newIndirect(number).resolve();
-      const previous = number < known ? old.newIndirect(number).resolve() : undefined;
-      const added = previous === undefined || previous.isNull();
+      // Stream-ness belongs to the indirect reference, not to the dictionary it resolves to.
+      const current = now.newIndirect(number);
+      const previous = number < known ? old.newIndirect(number) : undefined;
+      const added = previous === undefined || previous.resolve().isNull();
       if (!added && same(previous, current)) continue;
-      if (current.isNull()) {
+      if (current.resolve().isNull()) {
         if (!added) kinds.add("other");
         continue;
       }
@@ -80,7 +90,7 @@ export function changesBetween(
 }
 
 function same(a: PdfObject, b: PdfObject): boolean {
-  if (a.toString(true) !== b.toString(true)) return false;
+  if (a.resolve().toString(true) !== b.resolve().toString(true)) return false;
   if (!a.isStream() || !b.isStream()) return a.isStream() === b.isStream();
   return Buffer.compare(a.readRawStream().asUint8Array(), b.readRawStream().asUint8Array()) === 0;
 }
@@ -90,14 +100,39 @@ function name(object: PdfObject, key: string): string | undefined {
   return value.isName() ? value.asName() : undefined;
 }
 
-/** The kind of a changed or added object; undefined for the file's own bookkeeping. */
-function kindOf(object: PdfObject, added: boolean, previous: PdfObject | undefined): ChangeKind | undefined {
-  if (!object.isDictionary() && !object.isStream()) return "other";
+const resources = new Set([
+  "Font",
+  "FontDescriptor",
+  "Encoding",
+  "XObject",
+  "ExtGState",
+  "Pattern",
+  "Shading",
+]);
+
+/** The kind of a changed or added object (indirect references); undefined for what cannot show by itself. */
+function kindOf(reference: PdfObject, added: boolean, before: PdfObject | undefined): ChangeKind | undefined {
+  const object = reference.isStream() ? reference : reference.resolve();
+  const previous = before?.resolve();
+  // A new array or number means nothing until a changed object points at it, and that one is classed.
+  if (object.isArray()) return added ? undefined : arrayChange(object);
+  if (!object.isDictionary() && !object.isStream()) return added ? undefined : "other";
   const type = name(object, "Type");
   const subtype = name(object, "Subtype");
   if (type === "XRef" || type === "ObjStm") return undefined;
-  if (type === "Sig" || type === "DocTimeStamp") return "signature";
-  if (type === "DSS" || type === "VRI") return "validation data";
+  // Some signers leave out the signature dictionary's /Type; its byte range and contents say what it is.
+  if (
+    type === "Sig" ||
+    type === "DocTimeStamp" ||
+    (!object.get("ByteRange").isNull() && !object.get("Contents").isNull())
+  ) {
+    return "signature";
+  }
+  const validationKeys = ["Certs", "OCSPs", "CRLs", "VRI"];
+  if (type === "DSS" || type === "VRI" || validationKeys.some((key) => !object.get(key).isNull())) {
+    return "validation data";
+  }
+  if (type === "Metadata") return "metadata";
   if (subtype === "Widget" || object.get("FT").isName() || !object.get("T").isNull()) return "form field";
   if (type === "Annot" || (subtype !== undefined && !object.get("Rect").isNull() && type !== "XObject")) {
     return "annotation";
@@ -106,17 +141,36 @@ function kindOf(object: PdfObject, added: boolean, previous: PdfObject | undefin
   if (type === "Page") return pageChange(object, previous);
   if (object.get("Fields").isArray()) return "form";
   if (type === "Pages") return "document structure";
-  // New streams without a type: appearances, fonts and images drawn in them, certificates and OCSP
-  // answers of validation data. Changed ones are content that was there when it was signed.
-  if (added) return subtype === "Form" || object.isStream() || type === "Font" ? "appearance" : "other";
-  return subtype === "Form" || object.isStream() ? "page content" : "other";
+  // Anything else that is new only shows if a changed object points at it, and that one is classed: the
+  // new appearances and their fonts, and the certificates and OCSP answers of validation data. Changed,
+  // such an object is what the signed revision drew.
+  if (added) return subtype === "Form" || type === "Font" ? "appearance" : undefined;
+  return object.isStream() || resources.has(type ?? "") ? "page content" : "other";
+}
+
+/**
+ * An existing array that changed, by what it holds: a page's annotations, the form's fields, or anything else
+ * (a page's content streams among them).
+ */
+function arrayChange(array: PdfObject): ChangeKind {
+  const items = Array.from({ length: array.length }, (_, index) => array.get(index));
+  if (
+    items.length > 0 &&
+    items.every((item) => name(item, "Subtype") === "Widget" || item.get("FT").isName())
+  ) {
+    return "form field";
+  }
+  if (items.length > 0 && items.every((item) => item.isDictionary() && !item.get("Rect").isNull())) {
+    return "annotation";
+  }
+  return "other";
 }
 
 /** A catalog that only gained a form, validation data or permissions. */
 function catalogChange(object: PdfObject, previous: PdfObject | undefined): ChangeKind {
-  return onlyKeysChanged(object, previous, ["AcroForm", "DSS", "Perms", "Extensions"])
-    ? "form"
-    : "document structure";
+  // A PDF 2.0 DSS may raise the version and name its extension level; signers update the XMP packet.
+  const keys = ["AcroForm", "DSS", "Perms", "Extensions", "Version", "Metadata"];
+  return onlyKeysChanged(object, previous, keys) ? "form" : "document structure";
 }
 
 /** A page that only gained annotations: a signature or form field's widget, or another annotation. */

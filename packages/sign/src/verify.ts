@@ -7,7 +7,8 @@ import {
   type EngineInput,
   type EngineResult,
   freshDir,
-  openSource,
+  JobFailure,
+  probeSource,
   reportProgress,
   runOperation,
   stemOf,
@@ -71,9 +72,16 @@ export function verifySignatures(
   ctx: EngineContext,
 ): Promise<EngineResult> {
   const name = displayName(inputs.pdf.name);
-  return runOperation(ctx, name, async (scratchDir) => {
-    const source = await openSource(inputs.pdf, scratchDir, ctx.signal);
-    const file = new Uint8Array(await readFile(source.path));
+  return runOperation(ctx, name, async () => {
+    // The file as it came, never a repaired copy: a rebuilt file would no longer be what was signed.
+    const { probe } = await probeSource(inputs.pdf);
+    if (!probe.opened) {
+      throw new JobFailure(
+        "invalid_input",
+        `${name} could not be read as a PDF, so its signatures cannot be checked.`,
+      );
+    }
+    const file = new Uint8Array(await readFile(inputs.pdf.path));
     const uploaded = (await Promise.all(inputs.roots.map((root) => readFile(root.path)))).flatMap((bytes) =>
       certificatesOf(bytes),
     );
@@ -93,7 +101,7 @@ export function verifySignatures(
     return {
       outputs: [{ path: output, name: outputName, contentType: "application/json" }],
       engine: "pkijs+mupdf",
-      warnings: source.warnings,
+      warnings: [],
     };
   });
 }

@@ -101,7 +101,87 @@ async function updateIncrementally(
   return out;
 }
 
+/**
+ * Signed PDFs that public test suites publish (../shared/corpus/signed, MANIFEST.tsv there): our integrity
+ * verdict per signature, and pdfsig's where it differs, with the reason.
+ */
+const published: { file: string; ours: boolean[]; pdfsig?: boolean[]; why?: string }[] = [
+  { file: "signpdf_signed.pdf", ours: [true] },
+  { file: "pdfcpu_pades-b-t.pdf", ours: [true] },
+  { file: "pdfcpu_acrobat-certified-2008.pdf", ours: [true] },
+  { file: "pdfjs_suisseid-no-signed-attrs.pdf", ours: [true] },
+  { file: "pyhanko_certified-docmdp-p1.pdf", ours: [true] },
+  { file: "pyhanko_cades-ecdsa-p384-signed-twice.pdf", ours: [true, true] },
+  { file: "pyhanko_form-update-sneaky.pdf", ours: [true, true] },
+  { file: "pdfjs_digest-alg-mismatch.pdf", ours: [false] },
+  { file: "pdfjs_fuzzed-pkcs7-sha1.pdf", ours: [false] },
+  {
+    file: "pdfcpu_x509-rsa-sha1.pdf",
+    ours: [false],
+    why: "adbe.x509.rsa_sha1 (a bare PKCS#1 signature, no CMS) is read by neither",
+  },
+  {
+    file: "pyhanko_rsa-then-ed25519.pdf",
+    ours: [true, false],
+    why: "neither verifies Ed25519 (PKI.js and NSS); ours says so in the problem",
+  },
+  {
+    file: "pyhanko_coverage-gap-too-big.pdf",
+    ours: [false],
+    pdfsig: [true],
+    why: "its /ByteRange leaves out an unsigned /Bleh entry beside /Contents; pdfsig checks only the digest",
+  },
+  {
+    file: "pyhanko_coverage-weird-byterange.pdf",
+    ours: [false],
+    pdfsig: [true],
+    why: "its /ByteRange [0 10 20 30] signs 40 bytes; pdfsig checks only the digest",
+  },
+  {
+    file: "pyhanko_pades-lta-doctimestamp.pdf",
+    ours: [true, true, true],
+    pdfsig: [true, false, true],
+    why: "the second is a document time-stamp (ETSI.RFC3161), which pdfsig does not verify",
+  },
+  {
+    file: "pyhanko_ski-signer-id.pdf",
+    ours: [true],
+    pdfsig: [false],
+    why: "its signer is named by subject key identifier, which pdfsig (NSS) does not look up",
+  },
+];
+
 describe("verifySignatures", () => {
+  it.each(published)(
+    "on $file, integrity is ours and pdfsig's as listed",
+    async ({ file, ours, pdfsig, why }) => {
+      const path = corpusPath(`signed/${file}`);
+      const report = await verify(path, []);
+      expect(report.signatures.map((signature) => signature.integrity.valid)).toEqual(ours);
+      expect(await pdfsigIntegrity(path)).toEqual(pdfsig ?? ours);
+      if (pdfsig !== undefined) expect(why).toBeDefined();
+      for (const signature of report.signatures) {
+        if (!signature.integrity.valid) expect(signature.integrity.problem).toMatch(/\w/);
+      }
+    },
+  );
+
+  it("classes later revisions as pyHanko's validator does: signing and validation data allowed, a shared appearance overwritten not", async () => {
+    const twice = await verify(corpusPath("signed/pyhanko_cades-ecdsa-p384-signed-twice.pdf"), []);
+    expect(twice.signatures[0]?.coverage.laterRevisions.every((revision) => revision.allowed)).toBe(true);
+    const lta = await verify(corpusPath("signed/pyhanko_pades-lta-doctimestamp.pdf"), []);
+    expect(lta.signatures[0]?.coverage.laterRevisions.map((revision) => revision.allowed)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    const sneaky = await verify(corpusPath("signed/pyhanko_form-update-sneaky.pdf"), []);
+    expect(sneaky.signatures[0]?.coverage.laterRevisions[0]).toMatchObject({ allowed: false });
+    expect(sneaky.signatures[0]?.coverage.laterRevisions[0]?.changes).toContain("page content");
+    expect(sneaky.signatures[0]?.valid).toBe(false);
+  });
+
   it("reports a signature we made: intact, the whole file, trusted through an uploaded root", async () => {
     const signed = await sign(sample, rsa, { reason: "Approved", location: "Basel" });
     const report = await verify(signed);
