@@ -20,7 +20,7 @@ import { oids, toArrayBuffer } from "./cms.js";
 import { checkIntegrity, digestNames, type Integrity } from "./integrity.js";
 import { allowedKinds, type ChangeKind, laterRevisions } from "./revisions.js";
 import { type SignatureInFile, signaturesInFile } from "./signatures-in-file.js";
-import { certificatesOf, checkChain, subjectOf, systemRoots } from "./trust.js";
+import { candidateRoots, checkChain, subjectOf } from "./trust.js";
 
 export interface VerifyInputs {
   pdf: EngineInput;
@@ -82,16 +82,13 @@ export function verifySignatures(
       );
     }
     const file = new Uint8Array(await readFile(inputs.pdf.path));
-    const uploaded = (await Promise.all(inputs.roots.map((root) => readFile(root.path)))).flatMap((bytes) =>
-      certificatesOf(bytes),
-    );
-    const roots = [...(await systemRoots()), ...uploaded];
+    const uploaded = await Promise.all(inputs.roots.map((root) => readFile(root.path)));
     const mupdf = await loadMupdf();
     const found = signaturesIn(mupdf, file);
     const certification = found.find((signature) => signature.certification !== undefined)?.certification;
     const signatures: SignatureReport[] = [];
     for (const [index, signature] of found.entries()) {
-      signatures.push(await reportOn(mupdf, file, signature, roots, certification));
+      signatures.push(await reportOn(mupdf, file, signature, uploaded, certification));
       reportProgress(ctx, 0.1 + (0.8 * (index + 1)) / Math.max(found.length, 1));
     }
     const report: VerifyReport = { file: name, signatures };
@@ -119,7 +116,7 @@ async function reportOn(
   mupdf: MupdfModule,
   file: Uint8Array,
   signature: SignatureInFile,
-  roots: pkijs.Certificate[],
+  uploadedRoots: Uint8Array[],
   certification: 1 | 2 | 3 | undefined,
 ): Promise<SignatureReport> {
   const integrity = await checkIntegrity(file, signature);
@@ -138,7 +135,7 @@ async function reportOn(
   const chain =
     signer === undefined
       ? { trusted: false, path: [], problem: "the signature names no certificate it carries" }
-      : await checkChain(signer, carried, roots, signingTime);
+      : await checkChain(signer, carried, await candidateRoots(carried, uploadedRoots), signingTime);
   const valid =
     integrity.intact &&
     revisions.every((revision) => revision.allowed) &&
