@@ -30,8 +30,35 @@ const { verifySignatures } = await import("../packages/sign/dist/verify.js");
 const work = mkdtempSync(join(tmpdir(), "octavo-bench-sign-"));
 const password = "bench";
 const openssl = (...args) => execFileSync("openssl", args, { cwd: work, stdio: ["ignore", "pipe", "pipe"] });
-openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-subj", "/CN=Bench Signer", "-days", "2", "-addext", "keyUsage=digitalSignature,nonRepudiation");
-openssl("pkcs12", "-export", "-inkey", "key.pem", "-in", "cert.pem", "-passout", `pass:${password}`, "-out", "signer.p12");
+openssl(
+  "req",
+  "-x509",
+  "-newkey",
+  "rsa:2048",
+  "-nodes",
+  "-keyout",
+  "key.pem",
+  "-out",
+  "cert.pem",
+  "-subj",
+  "/CN=Bench Signer",
+  "-days",
+  "2",
+  "-addext",
+  "keyUsage=digitalSignature,nonRepudiation",
+);
+openssl(
+  "pkcs12",
+  "-export",
+  "-inkey",
+  "key.pem",
+  "-in",
+  "cert.pem",
+  "-passout",
+  `pass:${password}`,
+  "-out",
+  "signer.p12",
+);
 
 const input = (path) => ({ path, name: path.split("/").pop() });
 const timed = async (work) => {
@@ -45,15 +72,37 @@ let signed;
 for (let run = 0; run < runs; run += 1) {
   const jobDir = mkdtempSync(join(work, "job-"));
   const ours = await timed(() =>
-    signPdf({ pdf: input(pdf), certificate: input(join(work, "signer.p12")) }, { certificatePassword: password }, { workDir: jobDir }),
+    signPdf(
+      { pdf: input(pdf), certificate: input(join(work, "signer.p12")) },
+      { certificatePassword: password },
+      { workDir: jobDir },
+    ),
   );
   sides.sign.push(ours.ms);
   signed = ours.value.outputs[0].path;
   const cms = await timed(async () =>
-    openssl("cms", "-sign", "-binary", "-in", pdf, "-signer", "cert.pem", "-inkey", "key.pem", "-md", "sha256", "-outform", "DER", "-out", "raw.p7s"),
+    openssl(
+      "cms",
+      "-sign",
+      "-binary",
+      "-in",
+      pdf,
+      "-signer",
+      "cert.pem",
+      "-inkey",
+      "key.pem",
+      "-md",
+      "sha256",
+      "-outform",
+      "DER",
+      "-out",
+      "raw.p7s",
+    ),
   );
   sides.opensslCms.push(cms.ms);
-  const check = await timed(async () => execFileSync("pdfsig", [signed], { stdio: ["ignore", "pipe", "pipe"] }));
+  const check = await timed(async () =>
+    execFileSync("pdfsig", [signed], { stdio: ["ignore", "pipe", "pipe"] }),
+  );
   sides.pdfsig.push(check.ms);
   const verified = await timed(() =>
     verifySignatures({ pdf: input(signed), roots: [input(join(work, "cert.pem"))] }, {}, { workDir: jobDir }),
@@ -66,8 +115,12 @@ const mb = (statSync(pdf).size / 1024 ** 2).toFixed(2);
 console.log(`Signing and verifying ${values.file} (${mb} MiB), ${runs} runs, medians (ms):\n`);
 console.log("| side | median ms | ratio |");
 console.log("|---|---|---|");
-console.log(`| sign (signPdf, in process) | ${m.sign.toFixed(0)} | ${(m.sign / m.opensslCms).toFixed(2)}× openssl cms -sign |`);
+console.log(
+  `| sign (signPdf, in process) | ${m.sign.toFixed(0)} | ${(m.sign / m.opensslCms).toFixed(2)}× openssl cms -sign |`,
+);
 console.log(`| openssl cms -sign (the raw CMS, a process) | ${m.opensslCms.toFixed(0)} | |`);
-console.log(`| verify (verifySignatures, in process) | ${m.verify.toFixed(0)} | ${(m.verify / m.pdfsig).toFixed(2)}× pdfsig |`);
+console.log(
+  `| verify (verifySignatures, in process) | ${m.verify.toFixed(0)} | ${(m.verify / m.pdfsig).toFixed(2)}× pdfsig |`,
+);
 console.log(`| pdfsig (a process) | ${m.pdfsig.toFixed(0)} | |`);
 rmSync(work, { recursive: true, force: true });

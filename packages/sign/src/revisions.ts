@@ -199,8 +199,11 @@ function annotationNumbers(annots: PdfObject | undefined): number[] {
 function onlyKeysChanged(object: PdfObject, previous: PdfObject | undefined, keys: string[]): boolean {
   if (previous === undefined || !previous.isDictionary()) return false;
   const names = new Set<string>();
-  object.forEach((_, key) => names.add(String(key)));
-  previous.forEach((_, key) => names.add(String(key)));
+  const addKey = (_: PdfObject, key: string | number): void => {
+    names.add(String(key));
+  };
+  object.forEach(addKey);
+  previous.forEach(addKey);
   for (const key of names) {
     if (keys.includes(key)) continue;
     if (object.get(key).toString(true) !== previous.get(key).toString(true)) return false;
