@@ -1,15 +1,19 @@
 #!/usr/bin/env node
-// Signing and verification against poppler's pdfsig, on the same files in one run (issue 35; redaction joins
-// it with its engine). Every run alternates the sides and reports medians and their ratio.
+// Signing, verification and redaction against the raw tools, on the same files in one run (issue 35). Every
+// run alternates the sides and reports medians and their ratio.
 //   - sign: @octavo/sign's signPdf in a warm process (PAdES B-B, RSA 2048 from a PKCS#12 read by OpenSSL,
 //     the MuPDF incremental save, PKI.js's CMS) on a ~1 MB corpus PDF; beside it `openssl cms -sign` of the same
 //     bytes, the raw CMS a signer cannot do without, and pdfsig's check of our output (what a verifier spends).
 //   - verify: @octavo/sign's verifySignatures on the signed file against `pdfsig` of it.
+//   - redact: @octavo/redact's redact of five terms in the first 50 pages of a text PDF, against the raw
+//     MuPDF.js calls in the same warm process (search each term, a Redact annotation per hit, applyRedactions,
+//     a garbage-collecting save): ours adds the preflight, the rules over the page text, the read-back.
 //
-//   pnpm exec turbo run build --filter=@octavo/sign
+//   pnpm exec turbo run build --filter=@octavo/sign --filter=@octavo/redact
 //   node bench/sign-redact.mjs [--runs 15] [--file general/pdfjs_tracemonkey_with_annotations.pdf]
+//        [--text general/govdocs_error_set_1_316267.pdf]
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -20,12 +24,15 @@ const { values } = parseArgs({
   options: {
     runs: { type: "string", default: "15" },
     file: { type: "string", default: "general/pdfjs_tracemonkey_with_annotations.pdf" },
+    text: { type: "string", default: "general/govdocs_error_set_1_316267.pdf" },
   },
 });
 const runs = Number(values.runs);
 const pdf = join(corpusDir, values.file);
 const { signPdf } = await import("../packages/sign/dist/sign.js");
 const { verifySignatures } = await import("../packages/sign/dist/verify.js");
+const { redact } = await import("../packages/redact/dist/redact.js");
+const { loadMupdf } = await import("../packages/mupdf/dist/index.js");
 
 const work = mkdtempSync(join(tmpdir(), "octavo-bench-sign-"));
 const password = "bench";
@@ -67,7 +74,32 @@ const timed = async (work) => {
   return { value, ms: performance.now() - started };
 };
 
-const sides = { sign: [], opensslCms: [], verify: [], pdfsig: [] };
+const fifty = join(work, "fifty.pdf");
+execFileSync("qpdf", [join(corpusDir, values.text), "--pages", ".", "1-50", "--", fifty]);
+const terms = ["Medicare", "physician", "service", "code", "patient"];
+
+/** The raw MuPDF.js calls a redaction takes, in this warm process. */
+async function rawRedaction() {
+  const mupdf = await loadMupdf();
+  const doc = new mupdf.PDFDocument(readFileSync(fifty));
+  for (let index = 0; index < doc.countPages(); index += 1) {
+    const page = doc.loadPage(index);
+    for (const term of terms) {
+      for (const hit of page.search(term)) page.createAnnotation("Redact").setQuadPoints(hit);
+    }
+    page.applyRedactions(true, 2, 1, 0);
+  }
+  const edited = doc.saveToBuffer("").asUint8Array().slice();
+  doc.destroy();
+  const again = new mupdf.PDFDocument(edited);
+  writeFileSync(
+    join(work, "raw-redacted.pdf"),
+    again.saveToBuffer("garbage=compact,compress").asUint8Array(),
+  );
+  again.destroy();
+}
+
+const sides = { sign: [], opensslCms: [], verify: [], pdfsig: [], redact: [], rawRedact: [] };
 let signed;
 for (let run = 0; run < runs; run += 1) {
   const jobDir = mkdtempSync(join(work, "job-"));
@@ -108,6 +140,9 @@ for (let run = 0; run < runs; run += 1) {
     verifySignatures({ pdf: input(signed), roots: [input(join(work, "cert.pem"))] }, {}, { workDir: jobDir }),
   );
   sides.verify.push(verified.ms);
+  sides.rawRedact.push((await timed(rawRedaction)).ms);
+  const redacted = await timed(() => redact(input(fifty), { text: terms }, { workDir: jobDir }));
+  sides.redact.push(redacted.ms);
 }
 
 const m = Object.fromEntries(Object.entries(sides).map(([side, list]) => [side, median(list)]));
@@ -123,4 +158,8 @@ console.log(
   `| verify (verifySignatures, in process) | ${m.verify.toFixed(0)} | ${(m.verify / m.pdfsig).toFixed(2)}× pdfsig |`,
 );
 console.log(`| pdfsig (a process) | ${m.pdfsig.toFixed(0)} | |`);
+console.log(
+  `| redact 5 terms, 50 pages (redact, in process) | ${m.redact.toFixed(0)} | ${(m.redact / m.rawRedact).toFixed(2)}× the raw MuPDF.js calls |`,
+);
+console.log(`| the raw MuPDF.js calls (search, annotate, apply, save) | ${m.rawRedact.toFixed(0)} | |`);
 rmSync(work, { recursive: true, force: true });

@@ -1,0 +1,167 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { JobFailure } from "@octavo/engines";
+import { loadMupdf } from "@octavo/mupdf";
+import { corpusPath, rejectionOf, runTool } from "@octavo/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RedactionReport, type RedactOptions, redact } from "../src/redact.js";
+
+const paper = corpusPath("general/pdfjs_tracemonkey_with_annotations.pdf");
+const attachment = corpusPath("general/samplefiles_with-attachment.pdf");
+const scan = corpusPath("scanned/tesseract_phototest.pdf");
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "octavo-redact-test-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function run(pdf: string, options: RedactOptions): Promise<{ pdf: string; report: RedactionReport }> {
+  const result = await redact({ path: pdf, name: pdf.split("/").pop() ?? "in.pdf" }, options, {
+    workDir: await mkdtemp(join(dir, "job-")),
+  });
+  const [out, json] = result.outputs;
+  if (out === undefined || json === undefined) throw new Error("missing outputs");
+  expect(json.name).toMatch(/-redactions\.json$/);
+  return { pdf: out.path, report: JSON.parse(await readFile(json.path, "utf8")) as RedactionReport };
+}
+
+async function pdftotext(pdf: string): Promise<string> {
+  return (await runTool("pdftotext", ["-q", "-enc", "UTF-8", pdf, "-"])).stdout;
+}
+
+/** Every stream decompressed, object streams unpacked (qpdf --qdf), as one byte string. */
+async function decompressed(pdf: string): Promise<string> {
+  const out = join(dir, `qdf-${Math.random().toString(36).slice(2)}.pdf`);
+  await runTool("qpdf", ["--qdf", "--object-streams=disable", pdf, out]);
+  return (await readFile(out)).toString("latin1");
+}
+
+const words = (text: string): string[] => text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word));
+
+/** A one-page PDF with `lines` of Helvetica text, made with MuPDF. */
+async function textPdf(lines: string[]): Promise<string> {
+  const mupdf = await loadMupdf();
+  const doc = new mupdf.PDFDocument();
+  try {
+    const font = doc.addSimpleFont(new mupdf.Font("Helvetica"), "Latin");
+    const resources = doc.newDictionary();
+    const fonts = doc.newDictionary();
+    fonts.put("F1", font);
+    resources.put("Font", fonts);
+    const pdfString = (text: string) => text.replace(/[()\\]/g, "\\$&");
+    const content = lines
+      .map((line, index) => `BT /F1 11 Tf 72 ${740 - index * 18} Td (${pdfString(line)}) Tj ET`)
+      .join("\n");
+    doc.insertPage(-1, doc.addPage([0, 0, 612, 792], 0, resources, content));
+    const path = join(dir, `made-${Math.random().toString(36).slice(2)}.pdf`);
+    await writeFile(path, doc.saveToBuffer("").asUint8Array());
+    return path;
+  } finally {
+    doc.destroy();
+  }
+}
+
+describe("redact", () => {
+  it("removes every occurrence of the terms, keeps the other words, and reports counts without the text", async () => {
+    const terms = ["JavaScript", "TraceMonkey", "Mozilla"];
+    const before = await pdftotext(paper);
+    const { pdf, report } = await run(paper, { text: terms });
+    const after = await pdftotext(pdf);
+    for (const term of terms) {
+      expect(before.toLowerCase()).toContain(term.toLowerCase());
+      expect(after.toLowerCase()).not.toContain(term.toLowerCase());
+    }
+    // Words that hold a term go; of the rest, at least 99.5 % stay.
+    const holdsTerm = (word: string) => terms.some((term) => word.toLowerCase().includes(term.toLowerCase()));
+    const kept = new Map<string, number>();
+    for (const word of words(after)) kept.set(word, (kept.get(word) ?? 0) + 1);
+    const others = words(before).filter((word) => !holdsTerm(word));
+    let found = 0;
+    for (const word of others) {
+      const left = kept.get(word) ?? 0;
+      if (left > 0) {
+        found += 1;
+        kept.set(word, left - 1);
+      }
+    }
+    expect(found / others.length).toBeGreaterThanOrEqual(0.995);
+    expect(report.total).toBeGreaterThan(20);
+    expect(report.pages[0]?.matches["text 1"]).toBeGreaterThan(0);
+    expect(JSON.stringify(report)).not.toMatch(/JavaScript|TraceMonkey|Mozilla/i);
+  });
+
+  it("leaves no target in any decompressed stream, the metadata or an attachment", async () => {
+    const { pdf } = await run(attachment, { text: ["image"], wholeWords: true });
+    const bytes = await decompressed(pdf);
+    expect(bytes).not.toMatch(/image\.png/);
+    expect((await runTool("pdfdetach", ["-list", pdf])).stdout).toContain("0 embedded files");
+    const info = (await runTool("pdfinfo", [pdf])).stdout;
+    expect(info).not.toContain("pypdf");
+  });
+
+  it("finds the presets, checked by their check digits, and leaves look-alikes", async () => {
+    const pdf = await textPdf([
+      "Mail alice.smith@example.org today",
+      "IBAN DE89 3704 0044 0532 0130 00 and a wrong one DE89 3704 0044 0532 0130 01",
+      "Card 4111 1111 1111 1111 and not-a-card 4111 1111 1111 1112",
+      "SSN 123-45-6789 but not 000-12-3456",
+      "Hosts 192.168.10.20 and 2001:db8::8a2e:370:7334 but not 999.1.1.1",
+      "Call +41 44 668 18 00",
+    ]);
+    const { pdf: out, report } = await run(pdf, {
+      presets: ["email", "iban", "card", "ssn", "ipv4", "ipv6", "phone"],
+    });
+    const text = await pdftotext(out);
+    for (const gone of [
+      "alice.smith@example.org",
+      "0130 00",
+      "4111 1111 1111 1111",
+      "123-45-6789",
+      "192.168.10.20",
+      "2001:db8::8a2e:370:7334",
+      "668 18 00",
+    ]) {
+      expect(text).not.toContain(gone);
+    }
+    for (const kept of ["0130 01", "1111 1112", "000-12-3456", "999.1.1.1"]) expect(text).toContain(kept);
+    expect(report.pages[0]?.matches).toMatchObject({ email: 1, iban: 1, card: 1, ssn: 1, ipv4: 1, ipv6: 1 });
+  });
+
+  it("takes RE2 patterns, which cannot backtrack, and refuses one RE2 cannot read", async () => {
+    const pdf = await textPdf([`Order ${"a".repeat(60)}b and reference REF-2026-0042`]);
+    const started = performance.now();
+    const { pdf: out } = await run(pdf, { patterns: ["REF-\\d{4}-\\d{4}", "(a+)+$"] });
+    expect(performance.now() - started).toBeLessThan(30_000);
+    expect(await pdftotext(out)).not.toContain("REF-2026-0042");
+    const failure = await rejectionOf(run(pdf, { patterns: ["(?<=x)y"] }), JobFailure);
+    expect(failure.code).toBe("invalid_input");
+    expect(failure.message).toContain("options.patterns[0]");
+  });
+
+  it("clears an area as displayed: its text is gone and its pixels are the fill", async () => {
+    const pdf = await textPdf(["Top secret line", "Public line"]);
+    const { pdf: out } = await run(pdf, { areas: [{ page: 1, rect: [60, 40, 300, 18] }], fill: "#FF0000" });
+    const text = await pdftotext(out);
+    expect(text).not.toContain("Top secret");
+    expect(text).toContain("Public line");
+    const stem = join(dir, "area");
+    await runTool("pdftoppm", ["-r", "72", "-f", "1", "-l", "1", "-singlefile", out, stem]);
+    const ppm = await readFile(`${stem}.ppm`);
+    const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 64).toString("latin1"));
+    const width = Number(header?.[1]);
+    const pixel = (x: number, y: number) => [
+      ...ppm.subarray((header?.[0].length ?? 0) + (y * width + x) * 3).subarray(0, 3),
+    ];
+    expect(pixel(200, 49)).toEqual([255, 0, 0]);
+  });
+
+  it("refuses to look for text on a page that is only an image", async () => {
+    const failure = await rejectionOf(run(scan, { text: ["quick"] }), JobFailure);
+    expect(failure.code).toBe("conversion_failed");
+    expect(failure.message).toContain("without a text layer");
+  });
+});
