@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { JobFailure } from "@octavo/engines";
 import { loadMupdf } from "@octavo/mupdf";
 import { corpusPath, rejectionOf, runTool } from "@octavo/testing";
+import { ssim } from "ssim.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RedactionReport, type RedactOptions, redact } from "../src/redact.js";
 
@@ -157,6 +158,64 @@ describe("redact", () => {
       ...ppm.subarray((header?.[0].length ?? 0) + (y * width + x) * 3).subarray(0, 3),
     ];
     expect(pixel(200, 49)).toEqual([255, 0, 0]);
+  });
+
+  /** Page 1 at 150 dpi as RGBA, with `boxes` ([x, y, w, h] in points as displayed) painted white. */
+  async function maskedRender(pdf: string, boxes: [number, number, number, number][]) {
+    const stem = join(dir, `render-${Math.random().toString(36).slice(2)}`);
+    await runTool("pdftoppm", ["-r", "150", "-f", "1", "-l", "1", "-singlefile", pdf, stem]);
+    const ppm = await readFile(`${stem}.ppm`);
+    const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 64).toString("latin1"));
+    const [width, height] = [Number(header?.[1]), Number(header?.[2])];
+    const rgb = ppm.subarray(header?.[0].length ?? 0);
+    const data = new Uint8ClampedArray(width * height * 4);
+    const scale = 150 / 72;
+    for (let y = 0; y < height; y += 1) {
+      for (let x = 0; x < width; x += 1) {
+        const masked = boxes.some(
+          ([bx, by, bw, bh]) =>
+            x >= (bx - 2) * scale &&
+            x <= (bx + bw + 2) * scale &&
+            y >= (by - 2) * scale &&
+            y <= (by + bh + 2) * scale,
+        );
+        for (let channel = 0; channel < 3; channel += 1) {
+          data[(y * width + x) * 4 + channel] = masked ? 255 : (rgb[(y * width + x) * 3 + channel] ?? 255);
+        }
+        data[(y * width + x) * 4 + 3] = 255;
+      }
+    }
+    return { data, width, height };
+  }
+
+  it("leaves the page outside the boxes as it was: SSIM >= 0.995 with the boxes masked, rotated pages too", async () => {
+    const rotated = join(dir, "rotated-paper.pdf");
+    await runTool("qpdf", [paper, "--rotate=+90:1", "--pages", ".", "1", "--", rotated]);
+    const box: [number, number, number, number] = [100, 150, 200, 60];
+    for (const pdf of [paper, rotated]) {
+      const { pdf: out } = await run(pdf, { areas: [{ page: 1, rect: box }] });
+      const score = ssim(await maskedRender(pdf, [box]), await maskedRender(out, [box])).mssim;
+      expect(score, pdf).toBeGreaterThanOrEqual(0.995);
+    }
+  });
+
+  it("overwrites an image's pixels under a box, keeping the rest of the image", async () => {
+    const { pdf: out } = await run(scan, { areas: [{ page: 1, rect: [20, 20, 100, 40] }] });
+    const before = join(dir, "img-before");
+    const after = join(dir, "img-after");
+    await runTool("pdfimages", ["-png", "-f", "1", "-l", "1", scan, before]);
+    await runTool("pdfimages", ["-png", "-f", "1", "-l", "1", out, after]);
+    const [original, redacted] = await Promise.all([
+      readFile(`${before}-000.png`),
+      readFile(`${after}-000.png`),
+    ]);
+    expect(redacted.equals(original)).toBe(false);
+    // The words under the box are gone from the image, not only hidden by the box drawn over it.
+    const text = (await runTool("tesseract", [`${after}-000.png`, "-", "--psm", "6"])).stdout;
+    const originalText = (await runTool("tesseract", [`${before}-000.png`, "-", "--psm", "6"])).stdout;
+    expect(originalText).toContain("This is a lot of 12 point text");
+    expect(text).not.toContain("lot of 12");
+    expect(text).toContain("text to test the");
   });
 
   it("refuses to look for text on a page that is only an image", async () => {
