@@ -132,6 +132,48 @@ describe("redact", () => {
     expect(report.pages[0]?.matches).toMatchObject({ email: 1, iban: 1, card: 1, ssn: 1, ipv4: 1, ipv6: 1 });
   });
 
+  it("removes text from Form XObjects and from show operators split by kerning, leaving no bytes of it", async () => {
+    const mupdf = await loadMupdf();
+    const doc = new mupdf.PDFDocument();
+    const path = join(dir, "xobject.pdf");
+    try {
+      const fonts = doc.newDictionary();
+      fonts.put("F1", doc.addSimpleFont(new mupdf.Font("Helvetica"), "Latin"));
+      const formResources = doc.newDictionary();
+      formResources.put("Font", fonts);
+      const formDict = doc.newDictionary();
+      formDict.put("Type", doc.newName("XObject"));
+      formDict.put("Subtype", doc.newName("Form"));
+      const bbox = doc.newArray();
+      for (const value of [0, 0, 400, 100]) bbox.push(doc.newReal(value));
+      formDict.put("BBox", bbox);
+      formDict.put("Resources", formResources);
+      const form = doc.addStream("BT /F1 12 Tf 10 50 Td (Secret plan B) Tj ET", formDict);
+      const resources = doc.newDictionary();
+      resources.put("Font", fonts);
+      const xobjects = doc.newDictionary();
+      xobjects.put("Fx", form);
+      resources.put("XObject", xobjects);
+      const content = [
+        "BT /F1 12 Tf 72 700 Td [(Con)-20(fid)10(ential) -250 (memo)] TJ ET",
+        "BT /F1 12 Tf 72 680 Td (Keep) Tj ( this) Tj ( line) Tj ET",
+        "q 1 0 0 1 62 500 cm /Fx Do Q",
+      ].join("\n");
+      doc.insertPage(-1, doc.addPage([0, 0, 612, 792], 0, resources, content));
+      await writeFile(path, doc.saveToBuffer("").asUint8Array());
+    } finally {
+      doc.destroy();
+    }
+    const { pdf } = await run(path, { text: ["Confidential", "Secret plan"] });
+    const text = await pdftotext(pdf);
+    expect(text).not.toMatch(/Confidential|Secret/);
+    expect(text).toContain("memo");
+    expect(text).toContain("Keep this line");
+    expect(text).toContain("B");
+    const bytes = await decompressed(pdf);
+    expect(bytes).not.toMatch(/Secret|fid\)|ential\)/);
+  });
+
   it("takes RE2 patterns, which cannot backtrack, and refuses one RE2 cannot read", async () => {
     const pdf = await textPdf([`Order ${"a".repeat(60)}b and reference REF-2026-0042`]);
     const started = performance.now();
