@@ -1,6 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stampPage } from "@octavo/edit/stamp-page";
+import { embedFonts, hexGlyphs, type ShapedText, StampFonts } from "@octavo/edit/stamp-text";
 import {
   displayName,
   type EngineContext,
@@ -31,6 +32,8 @@ export interface RedactOptions extends RuleOptions {
   sanitize?: boolean;
   /** "#RRGGBB", the colour of the boxes left where content was removed (default black). */
   fill?: string;
+  /** Text written in each box ("REDACTED"), upright as the page is displayed. */
+  label?: string;
 }
 
 /** What was removed where, by rule: never the text itself. */
@@ -117,6 +120,7 @@ function redactPages(
     }
   }
   const fill = colourOf(job.options.fill ?? "#000000");
+  const label = job.options.label ? prepareLabel(mupdf, doc, job.options.label) : undefined;
   const report: RedactionReport = { pages: [], total: 0 };
   for (let index = 0; index < count; index += 1) {
     const number = index + 1;
@@ -147,7 +151,7 @@ function redactPages(
         mupdf.PDFPage.REDACT_LINE_ART_REMOVE_IF_COVERED,
         mupdf.PDFPage.REDACT_TEXT_REMOVE,
       );
-      fillBoxes(mupdf, doc, page, boxes, fill);
+      fillBoxes(mupdf, doc, page, boxes, fill, label);
       const found = Object.values(matches).reduce((sum, value) => sum + value, 0);
       report.pages.push({ page: number, matches, areas: areas.length });
       report.total += found + areas.length;
@@ -203,13 +207,34 @@ function removeTouched(page: Mupdf.PDFPage, boxes: Box[]): void {
   }
 }
 
-/** Draws the boxes over the page in the fill colour, its own content wrapped in q … Q. */
+/** The label's glyphs, shaped once, and its fonts, embedded once for every page. */
+interface Label {
+  text: ShapedText;
+  fonts: Map<number, Mupdf.PDFObject>;
+}
+
+function prepareLabel(mupdf: MupdfModule, doc: Mupdf.PDFDocument, text: string): Label {
+  const fonts = new StampFonts(mupdf);
+  try {
+    const [shaped] = fonts.shape([text]);
+    if (shaped === undefined) throw new Error("no shaped label");
+    return { text: shaped, fonts: embedFonts(mupdf, doc, fonts, [shaped]) };
+  } finally {
+    fonts.destroy();
+  }
+}
+
+/**
+ * Draws the boxes over the page in the fill colour, and the label in each, upright as displayed, in white on a
+ * dark fill and black on a light one; the page's own content is wrapped in q … Q.
+ */
 function fillBoxes(
   mupdf: MupdfModule,
   doc: Mupdf.PDFDocument,
   page: Mupdf.PDFPage,
   boxes: Box[],
-  [red, green, blue]: [number, number, number],
+  fill: [number, number, number],
+  label: Label | undefined,
 ): void {
   const toPage = mupdf.Matrix.invert(page.getTransform());
   const rects = boxes.map((box) => {
@@ -217,16 +242,43 @@ function fillBoxes(
     return `${x0.toFixed(2)} ${y0.toFixed(2)} ${(x1 - x0).toFixed(2)} ${(y1 - y0).toFixed(2)} re`;
   });
   const additions = {
-    fonts: new Map(),
+    fonts: label?.fonts ?? new Map<number, Mupdf.PDFObject>(),
     extGState: undefined,
     saveStream: doc.addStream("q\n", doc.newDictionary()),
   };
-  stampPage(
-    doc,
-    page.getObject(),
-    additions,
-    () => `q ${red} ${green} ${blue} rg\n${rects.join("\n")}\nf Q\n`,
-  );
+  stampPage(doc, page.getObject(), additions, (names) => {
+    const parts = [`q ${fill.join(" ")} rg`, ...rects, "f Q"];
+    if (label !== undefined) parts.push(...labels(mupdf, label, names.fonts, boxes, toPage, fill));
+    return `${parts.join("\n")}\n`;
+  });
+}
+
+function labels(
+  mupdf: MupdfModule,
+  label: Label,
+  fontNames: Map<number, string>,
+  boxes: Box[],
+  toPage: Mupdf.Matrix,
+  [red, green, blue]: [number, number, number],
+): string[] {
+  const ink = 0.2126 * red + 0.7152 * green + 0.0722 * blue < 0.5 ? "1 g" : "0 g";
+  const { advance, bottom, top } = label.text.box;
+  const middle = (top + bottom) / 2;
+  return boxes.flatMap(([x0, y0, x1, y1]) => {
+    // A tall box holds a word set upright on the page (turned text): the label runs up it, as the word does.
+    const upward = y1 - y0 > (x1 - x0) * 1.5;
+    const [across, along] = upward ? [x1 - x0, y1 - y0] : [y1 - y0, x1 - x0];
+    const size = Math.min(across * 0.75, (along * 0.9) / Math.max(advance, 0.001));
+    if (size < 2) return [];
+    const [cx, cy] = [(x0 + x1) / 2, (y0 + y1) / 2];
+    // Glyph space (y up) to the displayed page (y down), then to the page's own space.
+    const glyphs: Mupdf.Matrix = upward
+      ? [0, -size, -size, 0, cx + middle * size, cy + (advance * size) / 2]
+      : [size, 0, 0, -size, cx - (advance * size) / 2, cy + middle * size];
+    const matrix = mupdf.Matrix.concat(glyphs, toPage).map((value) => value.toFixed(3));
+    const runs = label.text.runs.map((run) => `/${fontNames.get(run.font)} 1 Tf ${hexGlyphs(run.glyphs)} Tj`);
+    return [`BT ${ink} ${matrix.join(" ")} Tm`, ...runs, "ET"];
+  });
 }
 
 function colourOf(hex: string): [number, number, number] {

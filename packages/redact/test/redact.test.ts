@@ -260,6 +260,18 @@ describe("redact", () => {
     expect(text).toContain("text to test the");
   });
 
+  it("writes the label in each box, readable text upright as the page is displayed", async () => {
+    const pdf = await textPdf(["Name: Alice Example", "Name: Bob Example"]);
+    const rotated = join(dir, "rotated-label.pdf");
+    await runTool("qpdf", [pdf, "--rotate=+90", rotated]);
+    for (const source of [pdf, rotated]) {
+      const { pdf: out } = await run(source, { text: ["Alice Example", "Bob Example"], label: "REDACTED" });
+      const text = await pdftotext(out);
+      expect(text).not.toMatch(/Alice|Bob/);
+      expect(text.match(/REDACTED/g), source).toHaveLength(2);
+    }
+  });
+
   it("refuses to look for text on a page that is only an image", async () => {
     const failure = await rejectionOf(run(scan, { text: ["quick"] }), JobFailure);
     expect(failure.code).toBe("conversion_failed");
