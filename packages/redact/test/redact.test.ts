@@ -260,6 +260,27 @@ describe("redact", () => {
     expect(text).toContain("text to test the");
   });
 
+  it("drops the outline entries whose titles hold a match, and keeps the others", async () => {
+    const outlined = corpusPath("general/samplefiles_pdflatex-outline.pdf");
+    const titles = async (pdf: string): Promise<string[]> => {
+      const mupdf = await loadMupdf();
+      const doc = new mupdf.PDFDocument(await readFile(pdf));
+      try {
+        const walk = (items: ReturnType<typeof doc.loadOutline>): string[] =>
+          (items ?? []).flatMap((item) => [item.title ?? "", ...walk(item.down ?? [])]);
+        return walk(doc.loadOutline());
+      } finally {
+        doc.destroy();
+      }
+    };
+    const before = await titles(outlined);
+    expect(before.some((title) => title.includes("Foo"))).toBe(true);
+    const { pdf } = await run(outlined, { text: ["Foo"] });
+    const after = await titles(pdf);
+    expect(after.some((title) => title.includes("Foo"))).toBe(false);
+    expect(after).toEqual(before.filter((title) => !title.includes("Foo")));
+  });
+
   it("writes the label in each box, readable text upright as the page is displayed", async () => {
     const pdf = await textPdf(["Name: Alice Example", "Name: Bob Example"]);
     const rotated = join(dir, "rotated-label.pdf");
