@@ -32,6 +32,13 @@ export async function readPkcs12(
   scratchDir: string,
   signal?: AbortSignal,
 ): Promise<SigningIdentity> {
+  if (/[\r\n]/.test(source.password)) {
+    // OpenSSL reads the password file's first line only.
+    throw new JobFailure(
+      "invalid_input",
+      "options.certificatePassword holds a line break, which no PKCS#12 password can; send it without.",
+    );
+  }
   let result = await opensslPkcs12(source, scratchDir, [], signal);
   if (result.exitCode !== 0 && /unsupported|legacy|RC2/i.test(result.stderr)) {
     result = await opensslPkcs12(source, scratchDir, ["-legacy"], signal);

@@ -211,6 +211,9 @@ function onlyKeysChanged(object: PdfObject, previous: PdfObject | undefined, key
   return true;
 }
 
+/** Revisions classed one by one after a signature; a hostile file may append thousands. */
+const maxRevisions = 32;
+
 /** Each revision after the signed bytes end, with what it changed and whether `allowed` covers it. */
 export function laterRevisions(
   mupdf: MupdfModule,
@@ -220,7 +223,10 @@ export function laterRevisions(
 ): Revision[] {
   const revisions: Revision[] = [];
   let before = signedEnd;
-  for (const end of revisionEnds(file, signedEnd)) {
+  const ends = revisionEnds(file, signedEnd);
+  // Each revision opens the file twice: past the cap, the rest is compared as one last revision.
+  const compared = ends.length > maxRevisions ? [...ends.slice(0, maxRevisions - 1), file.length] : ends;
+  for (const end of compared) {
     if (end <= before) continue;
     const changes = changesBetween(mupdf, file, before, end);
     revisions.push({ end, changes, allowed: changes.every((kind) => allowed.has(kind)) });

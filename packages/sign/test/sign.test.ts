@@ -344,12 +344,14 @@ describe("signPdf", () => {
       return rejectionOf(sign(sample, p12, options), JobFailure);
     }
 
-    it("a wrong password", async () => {
+    it("a wrong password, and one with a line break", async () => {
       const failure = await refusal(signers.rsa ?? "", { certificatePassword: "wrong" });
       expect(failure.code).toBe("invalid_input");
       expect(failure.message).toContain(
         "could not be opened with the password in options.certificatePassword",
       );
+      const broken = await refusal(signers.rsa ?? "", { certificatePassword: `${password}\nmore` });
+      expect(broken.message).toContain("holds a line break");
     });
 
     it("an expired certificate, and one not valid yet", async () => {

@@ -244,6 +244,22 @@ describe("verifySignatures", () => {
     expect(second).toMatchObject({ coverage: { wholeFile: true }, valid: true });
   });
 
+  it("classes at most 32 later revisions one by one, the rest as one", async () => {
+    let current = await sign(sample, rsa);
+    for (let round = 0; round < 40; round += 1) {
+      current = await updateIncrementally(current, join(dir, `revision-${round}.pdf`), (doc) => {
+        const note = doc.loadPage(0).createAnnotation("Text");
+        note.setContents(`note ${round}`);
+        note.update();
+      });
+    }
+    const report = await verify(current);
+    const revisions = report.signatures[0]?.coverage.laterRevisions ?? [];
+    expect(revisions).toHaveLength(32);
+    expect(revisions.at(-1)?.endsAt).toBe((await readFile(current)).length);
+    expect(revisions.every((revision) => revision.allowed)).toBe(true);
+  });
+
   describe("tampered copies", () => {
     it("a byte changed inside the signed range breaks integrity", async () => {
       const signed = await sign(sample, rsa, { reason: "Approved" });
