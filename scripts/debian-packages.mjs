@@ -6,6 +6,8 @@ export const debianPackages = [
   "ghostscript", // last repair pass
   "poppler-utils", // independent second parser used to validate outputs (pdfinfo, pdftotext)
   "util-linux", // prlimit and unshare: limits and isolation of engine processes
+  "openssl", // reads the signer's PKCS#12 file in a process of its own (@octavo/sign)
+  "ca-certificates", // the roots signature verification trusts by default
   // Office to PDF: warm LibreOffice listeners driven through UNO from Python.
   "libreoffice-core",
   "libreoffice-writer",
@@ -54,6 +56,8 @@ export const debianPackages = [
   // Tests only: `docker-compose config` checks the root docker-compose.yml (infra/test); it needs no
   // Docker daemon.
   "docker-compose",
+  // Benches only: pandoc reads Word documents for bench/markdown/structure.mjs (issue 34's structure truth).
+  "pandoc",
   // Tests only: `promtool check metrics` lints every process's /metrics exposition.
   "prometheus",
   // Tests only: an independent reader of the metadata operation's Info and XMP.

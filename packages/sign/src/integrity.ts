@@ -4,7 +4,7 @@ import * as pkijs from "pkijs";
 import { toArrayBuffer } from "./cms.js";
 import type { SignatureInFile } from "./signatures-in-file.js";
 
-export const digestNames: Readonly<Record<string, string>> = {
+const digestNames: Readonly<Record<string, string>> = {
   "1.3.14.3.2.26": "SHA-1",
   "2.16.840.1.101.3.4.2.1": "SHA-256",
   "2.16.840.1.101.3.4.2.2": "SHA-384",

@@ -52,41 +52,29 @@ export function revisionEnds(file: Uint8Array, from: number): number[] {
 }
 
 /**
- * Compares the document as it stood at `before` bytes with what it is at `after`, object by object, and names
+ * Compares the document before a revision (`old`) with the document after it (`now`), object by object, and names
  * what changed: the kinds a signature allows (another signature and its field, a form filled, annotations,
  * their appearances, validation data) and the kinds it does not (page content, the page tree, fonts and
  * images in place, anything else).
  */
-export function changesBetween(
-  mupdf: MupdfModule,
-  file: Uint8Array,
-  before: number,
-  after: number,
-): ChangeKind[] {
-  const old = new mupdf.PDFDocument(file.slice(0, before));
-  const now = new mupdf.PDFDocument(file.slice(0, after));
-  try {
-    const kinds = new Set<ChangeKind>();
-    const count = now.countObjects();
-    const known = old.countObjects();
-    for (let number = 1; number < count; number += 1) {
-      // Stream-ness belongs to the indirect reference, not to the dictionary it resolves to.
-      const current = now.newIndirect(number);
-      const previous = number < known ? old.newIndirect(number) : undefined;
-      const added = previous === undefined || previous.resolve().isNull();
-      if (!added && same(previous, current)) continue;
-      if (current.resolve().isNull()) {
-        if (!added) kinds.add("other");
-        continue;
-      }
-      const kind = kindOf(current, added, previous);
-      if (kind !== undefined) kinds.add(kind);
+export function changesBetween(old: Mupdf.PDFDocument, now: Mupdf.PDFDocument): ChangeKind[] {
+  const kinds = new Set<ChangeKind>();
+  const count = now.countObjects();
+  const known = old.countObjects();
+  for (let number = 1; number < count; number += 1) {
+    // Stream-ness belongs to the indirect reference, not to the dictionary it resolves to.
+    const current = now.newIndirect(number);
+    const previous = number < known ? old.newIndirect(number) : undefined;
+    const added = previous === undefined || previous.resolve().isNull();
+    if (!added && same(previous, current)) continue;
+    if (current.resolve().isNull()) {
+      if (!added) kinds.add("other");
+      continue;
     }
-    return [...kinds];
-  } finally {
-    old.destroy();
-    now.destroy();
+    const kind = kindOf(current, added, previous);
+    if (kind !== undefined) kinds.add(kind);
   }
+  return [...kinds];
 }
 
 function same(a: PdfObject, b: PdfObject): boolean {
@@ -222,15 +210,21 @@ export function laterRevisions(
   allowed: ReadonlySet<ChangeKind>,
 ): Revision[] {
   const revisions: Revision[] = [];
-  let before = signedEnd;
-  const ends = revisionEnds(file, signedEnd);
-  // Each revision opens the file twice: past the cap, the rest is compared as one last revision.
+  const ends = revisionEnds(file, signedEnd).filter((end) => end > signedEnd);
+  // Each revision is one more open of the file: past the cap, the rest is compared as one last revision.
   const compared = ends.length > maxRevisions ? [...ends.slice(0, maxRevisions - 1), file.length] : ends;
-  for (const end of compared) {
-    if (end <= before) continue;
-    const changes = changesBetween(mupdf, file, before, end);
-    revisions.push({ end, changes, allowed: changes.every((kind) => allowed.has(kind)) });
-    before = end;
+  // Each prefix is opened once: the document after one revision is the one before the next.
+  let before = new mupdf.PDFDocument(file.slice(0, signedEnd));
+  try {
+    for (const end of compared) {
+      const after = new mupdf.PDFDocument(file.slice(0, end));
+      const changes = changesBetween(before, after);
+      revisions.push({ end, changes, allowed: changes.every((kind) => allowed.has(kind)) });
+      before.destroy();
+      before = after;
+    }
+  } finally {
+    before.destroy();
   }
   return revisions;
 }

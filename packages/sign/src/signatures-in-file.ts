@@ -1,4 +1,5 @@
 import type { PdfDocument } from "@octavo/engines";
+import type { Mupdf } from "@octavo/mupdf";
 import { entryAt, signatureFields } from "./signature-field.js";
 
 /** A signature dictionary as the file has it, before anything is checked. */
@@ -16,11 +17,11 @@ export interface SignatureInFile {
   certification: 1 | 2 | 3 | undefined;
 }
 
-function text(object: ReturnType<PdfDocument["newNull"]>): string | undefined {
+function text(object: Mupdf.PDFObject): string | undefined {
   return object.isString() ? object.asString() : undefined;
 }
 
-function byteRangeOf(object: ReturnType<PdfDocument["newNull"]>): SignatureInFile["byteRange"] {
+function byteRangeOf(object: Mupdf.PDFObject): SignatureInFile["byteRange"] {
   if (!object.isArray() || object.length !== 4) return undefined;
   const values = [0, 1, 2, 3].map((index) => object.get(index));
   if (!values.every((value) => value.isInteger() && value.asNumber() >= 0)) return undefined;

@@ -62,7 +62,16 @@ export interface ChainResult {
 }
 
 export function subjectOf(certificate: pkijs.Certificate): string {
-  return certificate.subject.typesAndValues
+  return nameOf(certificate.subject);
+}
+
+export function issuerOf(certificate: pkijs.Certificate): string {
+  return nameOf(certificate.issuer);
+}
+
+/** "CN=…, O=…, C=…", in the certificate's order. */
+function nameOf(name: pkijs.RelativeDistinguishedNames): string {
+  return name.typesAndValues
     .map((entry) => `${shortNames[entry.type] ?? entry.type}=${entry.value.valueBlock.value}`)
     .join(", ");
 }

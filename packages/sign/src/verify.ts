@@ -19,7 +19,7 @@ import { oids, toArrayBuffer } from "./cms.js";
 import { checkIntegrity, type Integrity } from "./integrity.js";
 import { allowedKinds, type ChangeKind, laterRevisions } from "./revisions.js";
 import { type SignatureInFile, signaturesInFile } from "./signatures-in-file.js";
-import { candidateRoots, checkChain, subjectOf } from "./trust.js";
+import { candidateRoots, checkChain, issuerOf, subjectOf } from "./trust.js";
 
 export interface VerifyInputs {
   pdf: EngineInput;
@@ -177,12 +177,6 @@ async function reportOn(
     revocation: { embedded: embedsRevocation(file, integrity), fetched: false },
     valid,
   };
-}
-
-function issuerOf(certificate: pkijs.Certificate): string {
-  const issuerAsSubject = new pkijs.Certificate();
-  issuerAsSubject.subject = certificate.issuer;
-  return subjectOf(issuerAsSubject);
 }
 
 function validityOf(certificate: pkijs.Certificate, when: Date): SignatureReport["certificate"] {
