@@ -56,6 +56,9 @@ export const debianPackages = [
   // Tests only: `docker-compose config` checks the root docker-compose.yml (infra/test); it needs no
   // Docker daemon.
   "docker-compose",
+  // Tests only: poppler's pdfsig signs with keys in an NSS database that certutil and pk12util make, a signer
+  // we did not write for @octavo/sign's verification to read.
+  "libnss3-tools",
   // Benches only: pandoc reads Word documents for bench/markdown/structure.mjs (issue 34's structure truth).
   "pandoc",
   // Tests only: `promtool check metrics` lints every process's /metrics exposition.
