@@ -10,8 +10,8 @@ export const sample = join(ROOT, "examples", "sample-a.pdf");
 export const corpus = (path) => join(CORPUS, path);
 const WEBHOOK_URL = "http://webhook-receiver:8099/hook";
 /**
- * The job of each operation that needs more than the sample PDF without options: its inputs, options
- * and other form fields.
+ * The job of each operation that needs more than the sample PDF without options: its inputs (a path, or
+ * `{ path, field }` for a named upload such as Sign PDF's certificate), options and other form fields.
  */
 export const operationJobs = {
   merge: [[sample, join(ROOT, "examples", "sample-b.pdf")], undefined, { webhook_url: WEBHOOK_URL }],
@@ -36,16 +36,24 @@ export const operationJobs = {
   "page-numbers": [[sample]],
   flatten: [[corpus("general/samplefiles_pdflatex-forms.pdf")]],
   metadata: [[sample], { title: "Fleet" }],
+  redact: [[sample], { text: ["test document"], presets: ["email"] }],
+  // examples/README.md: a signer made for the examples, password "example".
+  sign: [
+    [sample, { path: join(ROOT, "examples", "sample-signer.p12"), field: "certificate" }],
+    { certificatePassword: "example" },
+  ],
 };
 
 /**
  * An operation's job: its row of operationJobs, else the sample PDF without options for an operation
- * that takes one PDF and requires no option (a new operation of that kind needs no row), else undefined.
+ * that takes one PDF and requires no option and no upload (a new operation of that kind needs no row),
+ * else undefined.
  */
 export function jobOf(spec) {
   const listed = operationJobs[spec.id];
   if (listed !== undefined) return listed;
   const takesOnePdf = spec.files.min <= 1 && spec.files.extensions.includes(".pdf");
   const requires = spec.options.required ?? [];
-  return takesOnePdf && requires.length === 0 ? [[sample]] : undefined;
+  const needsUpload = Object.values(spec.files.named ?? {}).some((upload) => upload.required);
+  return takesOnePdf && requires.length === 0 && !needsUpload ? [[sample]] : undefined;
 }

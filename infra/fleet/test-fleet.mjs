@@ -265,7 +265,10 @@ async function request(apiKey, path, init = {}) {
 
 async function submit(apiKey, path, files, options, fields = {}) {
   const form = new FormData();
-  for (const file of files) form.append("file", new Blob([readFileSync(file)]), basename(file));
+  for (const file of files) {
+    const { path, field } = typeof file === "string" ? { path: file, field: "file" } : file;
+    form.append(field, new Blob([readFileSync(path)]), basename(path));
+  }
   if (options) form.append("options", JSON.stringify(options));
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   const response = await request(apiKey, path, { method: "POST", body: form });

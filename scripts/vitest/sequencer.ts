@@ -32,6 +32,7 @@ const expectedSeconds: Record<string, number> = {
   "apps/cli/test/isolation.test.ts": 35,
   "apps/cli/test/dashboard.test.ts": 35,
   "apps/cli/test/pdf-tools.test.ts": 35,
+  "apps/cli/test/redact.test.ts": 35,
   "apps/cli/test/cluster.test.ts": 30,
   "apps/cli/test/faults.test.ts": 30,
   "packages/ocr/test/inputs.test.ts": 30,

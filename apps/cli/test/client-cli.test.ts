@@ -171,6 +171,7 @@ describe("octavo-client against the service", () => {
       const result = await cli([
         operation,
         ...sample.files,
+        ...Object.entries(sample.named ?? {}).flatMap(([field, paths]) => [`--${field}`, ...paths]),
         ...flagsFor(sample.options),
         "-o",
         `${out}/`,

@@ -111,10 +111,13 @@ describe("@octavo/client against the running service", () => {
         const method = owner[name ?? ""];
         expect(typeof method, operation.method).toBe("function");
         const submit = method as (
-          files: string[],
+          files: (string | { path: string; field: string })[],
           options?: unknown,
         ) => Promise<{ id: string; credits: number }>;
-        const created = await submit(sample.files, sample.options);
+        const named = Object.entries(sample.named ?? {}).flatMap(([field, paths]) =>
+          paths.map((path) => ({ path, field })),
+        );
+        const created = await submit([...sample.files, ...named], sample.options);
         expect(created.credits, operation.id).toBe(operation.credits);
         expect((await submitter.jobs.get(created.id)).operation).toBe(operation.id);
       }

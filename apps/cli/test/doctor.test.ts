@@ -51,7 +51,7 @@ describe("octavo doctor for one role", () => {
   beforeAll(async () => {
     cwd = await createTempDir("octavo-doctor-cwd-");
     pdfTools = await createTempDir("octavo-doctor-path-");
-    for (const program of ["qpdf", "gs", "pdfinfo", "prlimit"])
+    for (const program of ["qpdf", "gs", "pdfinfo", "prlimit", "openssl"])
       await symlink(join("/usr/bin", program), join(pdfTools.path, program));
   });
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   contentBombPdf,
   corpusPath,
@@ -28,7 +29,13 @@ import { type Stack, startStack } from "./support/stack.js";
  * must see nothing. The fault scenarios are in faults.test.ts and cluster-faults.test.ts; the load run
  * is `node bench/load.mjs`.
  */
-const pdfOperations: [string, unknown][] = [
+/** examples/README.md: a signer made for the examples, password "example". */
+const exampleSigner = {
+  path: fileURLToPath(new URL("../../../examples/sample-signer.p12", import.meta.url)),
+  field: "certificate",
+};
+
+const pdfOperations: [string, unknown, ...{ path: string; field: string }[]][] = [
   ["/v1/split", undefined],
   ["/v1/rotate", { angle: 90 }],
   ["/v1/compress", undefined],
@@ -40,7 +47,10 @@ const pdfOperations: [string, unknown][] = [
   ["/v1/convert/pdf-to-powerpoint", undefined],
   ["/v1/convert/pdf-to-excel", undefined],
   ["/v1/convert/pdf-to-markdown", undefined],
+  ["/v1/redact", { text: ["secret"], presets: ["email", "card"] }],
   ["/v1/convert/pdf-to-pdfa", undefined],
+  ["/v1/sign", { certificatePassword: "example" }, exampleSigner],
+  ["/v1/verify-signatures", undefined],
 ];
 /** Codes that say what is wrong with the input (no_tables: PDF to Excel found none, as it should). */
 const inputCodes = ["invalid_input", "conversion_failed", "timeout", "no_tables"];
@@ -87,8 +97,13 @@ function write(name: string, bytes: Buffer | string): string {
   return path;
 }
 
-async function run(operation: string, path: string, options?: unknown): Promise<JobBody> {
-  const created = await client.postFiles(operation, [{ path }], options);
+async function run(
+  operation: string,
+  path: string,
+  options?: unknown,
+  ...named: { path: string; field: string }[]
+): Promise<JobBody> {
+  const created = await client.postFiles(operation, [{ path }, ...named], options);
   expect(created.status, JSON.stringify(created.body)).toBe(202);
   return client.waitForJob(created.body.id as string, 180_000);
 }
@@ -107,8 +122,8 @@ describe("hostile PDFs through every PDF operation", () => {
     "$name",
     async ({ name, make, refused }) => {
       const path = write(name, make());
-      for (const [operation, options] of pdfOperations) {
-        const job = await run(operation, path, options);
+      for (const [operation, options, ...named] of pdfOperations) {
+        const job = await run(operation, path, options, ...named);
         const what = `${name} on ${operation}`;
         expectSettledForItsInput(job, what);
         if (refused !== undefined) {

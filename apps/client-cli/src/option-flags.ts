@@ -5,7 +5,8 @@ import { UsageError } from "./usage-error.js";
 /*
  * An operation's options as command-line flags: `targetKB` → `--target-kb <integer>`, arrays as
  * comma-separated lists, booleans as `--grayscale` / `--no-grayscale`, enums as commander choices, objects
- * as JSON (`--chunking '{"maxCharacters":2000}'`).
+ * and lists of objects as JSON (`--chunking '{"maxCharacters":2000}'`,
+ * `--areas '[{"page":1,"rect":[72,72,200,20]}]'`).
  * Only the value's type and an enum's choices are checked here; ranges, patterns and required options
  * are the API's to check, so its answer (400 invalid_options, naming the option) is the one rule book.
  */
@@ -104,7 +105,7 @@ function placeholder(option: OptionInfo): string {
     case "number":
       return "<number>";
     case "array":
-      return "<list>";
+      return option.items?.type === "object" ? "<json>" : "<list>";
     case "object":
       return "<json>";
     default:
@@ -132,6 +133,7 @@ export function commanderOptions(option: OptionInfo): Option[] {
     return [on, off];
   }
   const flag = new Option(`--${name} ${placeholder(option)}`, helpText(option));
+  if (type === "array" && option.items?.type === "object") return [flag.argParser(parseJsonArray)];
   if (type === "array") {
     const itemChoices = choicesOf(option.items?.enum);
     const itemType =
@@ -158,6 +160,18 @@ function parseJsonObject(raw: string): Record<string, unknown> {
     throw new InvalidArgumentError("Not a JSON object.");
   }
   return { ...value };
+}
+
+/** A list of objects as JSON; the objects' fields are the API's to check. */
+function parseJsonArray(raw: string): unknown[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new InvalidArgumentError(`Not JSON: give a list such as '[{"page":1,"rect":[72,72,200,20]}]'.`);
+  }
+  if (!Array.isArray(value)) throw new InvalidArgumentError("Not a JSON list ([...]).");
+  return value;
 }
 
 /** The attribute commander stores a flag's value under (`--target-kb` → `targetKb`). */

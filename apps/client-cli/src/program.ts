@@ -83,6 +83,11 @@ function addOperation(
       command.addOption(flag);
     }
   }
+  for (const [field, upload] of Object.entries(operation.files.named ?? {})) {
+    const value = upload.max === 1 ? "<path>" : "<paths...>";
+    const flag = new Option(`--${field} ${value}`, `${upload.description} (${upload.extensions.join(" ")})`);
+    command.addOption(upload.required ? flag.makeOptionMandatory() : flag);
+  }
   addRunFlags(command);
   command.action(async (inputs: string[], _flags: unknown, self: Command) => {
     const values = valuesOf(self);

@@ -89,6 +89,24 @@ describe("an operation's flags become its options object", () => {
     expect(() => optionsOf("rotate", ["--angle", "45"])).toThrow(/Allowed choices are 90, 180, 270/);
   });
 
+  it("takes a list of objects as JSON: redact's areas beside its comma-separated lists", () => {
+    const areas = [{ page: 2, rect: [72, 100, 200, 14] }];
+    expect(
+      optionsOf("redact", [
+        "--text",
+        "Jane Doe, ACME",
+        "--presets",
+        "email,iban",
+        "--areas",
+        JSON.stringify(areas),
+        "--no-sanitize",
+      ]),
+    ).toEqual({ text: ["Jane Doe", "ACME"], presets: ["email", "iban"], areas, sanitize: false });
+    expect(() => optionsOf("redact", ["--areas", "1,2"])).toThrow(/Not JSON: give a list such as/);
+    expect(() => optionsOf("redact", ["--areas", '{"page":1}'])).toThrow("Not a JSON list ([...]).");
+    expect(() => optionsOf("redact", ["--presets", "passport"])).toThrow(/Allowed choices are email, phone/);
+  });
+
   it("starts from --options and lets the flags override its keys", () => {
     expect(optionsOf("compress", ["--target-kb", "200"], '{"level":"extreme","targetKB":100}')).toEqual({
       level: "extreme",

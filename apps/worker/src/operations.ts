@@ -23,10 +23,11 @@ export function reusesSandbox(operation: SandboxedOperation): boolean {
   return runner.runner === "sandbox" && runner.reuse;
 }
 
-/** The engine a sandbox calls for the operation, and whether it takes all inputs at once. */
+/** The engine a sandbox calls for the operation, and whether it takes all inputs (named uploads included) at once. */
 export function sandboxEngineOf(operation: SandboxedOperation): SandboxEngine {
   const entry: Catalogue[SandboxedOperation] = catalogue[operation];
-  return { ...entry.runner.engine, manyInputs: entry.files.max > 1 };
+  const files: Catalogue[OperationId]["files"] = entry.files;
+  return { ...entry.runner.engine, manyInputs: files.max > 1 || "named" in files };
 }
 
 /** The resident engine a resident operation runs on. */

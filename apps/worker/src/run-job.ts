@@ -2,7 +2,13 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type JobKind, PIPELINE, type PipelineStep } from "@octavo/contracts";
-import type { Outcome, StartedJob, StoredFile } from "@octavo/core";
+import {
+  type Outcome,
+  openSecretOptions,
+  type StartedJob,
+  type StoredFile,
+  secretOptionsField,
+} from "@octavo/core";
 import type { JobFileRow } from "@octavo/db";
 import type { JobEndedListener } from "@octavo/queue";
 import { BlobNotFoundError } from "@octavo/storage";
@@ -109,13 +115,20 @@ async function startAndRun(
   ctx.logger.info({ ...log, attempt: job.attempts }, "job started");
   const workDir = await mkdtemp(join(tmpdir(), "octavo-job-"));
   try {
-    const local: { path: string; name: string }[] = [];
+    const local: { path: string; name: string; field?: string }[] = [];
+    let secretOptions: Record<string, unknown> = {};
     await mkdir(join(workDir, "in"));
     for (const input of inputs) {
-      // The position keeps names apart; the extension stays, since engines such as LibreOffice read it.
+      // The field and position keep names apart; the extension stays, since engines such as LibreOffice read it.
       const extension = /\.[A-Za-z0-9]{1,8}$/.exec(input.name)?.[0] ?? "";
-      const path = join(workDir, "in", `${input.position}${extension.toLowerCase()}`);
+      const stem = input.field ? `${input.field}-${input.position}` : String(input.position);
+      const path = join(workDir, "in", `${stem}${extension.toLowerCase()}`);
       try {
+        if (input.field === secretOptionsField) {
+          const sealed = Buffer.concat(await (await ctx.store.get(input.storage_key)).toArray());
+          secretOptions = openSecretOptions(ctx.config.secretKey, sealed);
+          continue;
+        }
         await ctx.store.getToFile(input.storage_key, path);
       } catch (error) {
         if (!(error instanceof BlobNotFoundError)) throw error;
@@ -126,7 +139,7 @@ async function startAndRun(
         });
         return "finished";
       }
-      local.push({ path, name: input.name });
+      local.push({ path, name: input.name, ...(input.field ? { field: input.field } : {}) });
     }
 
     const running: ExecuteOptions = {
@@ -134,8 +147,9 @@ async function startAndRun(
       onProgress: progressWriter(ctx, log),
       signal: signal ? AbortSignal.any([signal, endedElsewhere]) : endedElsewhere,
     };
-    // The options were validated, and completed with their defaults, by the API against this schema.
-    const options = JSON.parse(job.options);
+    // The options were validated, and completed with their defaults, by the API against this schema; the
+    // secret ones were kept out of the row, sealed beside the inputs.
+    const options = { ...JSON.parse(job.options), ...secretOptions };
     const result =
       job.operation === PIPELINE
         ? await runPipeline({

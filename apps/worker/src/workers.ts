@@ -71,6 +71,7 @@ export async function startWorkers(
     maxJobsPerProcess: SANDBOX_JOBS_PER_PROCESS,
     maxResidentBytes: SANDBOX_RESIDENT_BYTES,
     maxIdle: 2 * ctx.config.workerConcurrency,
+    urlAllowlist: ctx.config.urlAllowlist,
   });
   // LibreOffice's and Chromium's profiles and temp files; removed when the workers close.
   const residentDir = await mkdtemp(join(tmpdir(), "octavo-resident-"));

@@ -60,7 +60,10 @@ describe.each(operations)("every encrypted corpus file through %s", (operation, 
       workDir,
     } as SandboxTask;
     const failure = await rejectionOf(
-      dispatch(task, sandboxEngineOf(task.operation), { workDir: await mkdtemp(join(workDir, "job-")) }),
+      dispatch(task, sandboxEngineOf(task.operation), {
+        workDir: await mkdtemp(join(workDir, "job-")),
+        urlAllowlist: "",
+      }),
       JobFailure,
     );
     if (file === irmWrapper) expect(inputCodes).toContain(failure.code);

@@ -53,8 +53,8 @@ export function operationsOf(document) {
   return Object.entries(document.paths).flatMap(([path, item]) => {
     const post = item.post;
     if (!post?.["x-octavo-operation"]) return [];
-    // Form B's body is an anyOf (with url, with urls) whose branches share their properties.
-    const json = post.requestBody.content["application/json"].schema.anyOf[0].properties.options;
+    // Form A's options field holds the options schema (Form B is left out where an upload is required).
+    const json = post.requestBody.content["multipart/form-data"].schema.properties.options.contentSchema;
     const options = schemas[json.$ref.split("/").pop()];
     const required = new Set(options.required ?? []);
     const id = post["x-octavo-operation"];

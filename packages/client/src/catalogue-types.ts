@@ -18,6 +18,14 @@ export interface OptionInfo {
   readonly default?: unknown;
 }
 
+/** A file an operation takes in an upload field of its own, beside the documents it processes. */
+export interface NamedUploadInfo {
+  readonly description: string;
+  readonly required: boolean;
+  readonly max: number;
+  readonly extensions: readonly string[];
+}
+
 /** One operation endpoint of the API. */
 export interface OperationInfo {
   readonly id: OperationId;
@@ -29,7 +37,15 @@ export interface OperationInfo {
   readonly description: string;
   /** Credits charged when a job succeeds. */
   readonly credits: number;
-  /** How many input files a job takes, and their extensions (".pdf"). */
-  readonly files: { readonly min: number; readonly max: number; readonly extensions: readonly string[] };
+  /**
+   * How many input files a job takes, and their extensions (".pdf"); `named`: the files it takes in upload
+   * fields of their own (Sign PDF's `certificate`).
+   */
+  readonly files: {
+    readonly min: number;
+    readonly max: number;
+    readonly extensions: readonly string[];
+    readonly named?: Readonly<Record<string, NamedUploadInfo>>;
+  };
   readonly options: readonly OptionInfo[];
 }

@@ -240,6 +240,24 @@ export class Octavo {
    * text (the ones OCR would help).
    */
   readonly pdfInfo = this.operation("pdf-info");
+  /**
+   * Redact PDF: removes, not covers, exact text, RE2 patterns, presets (email, phone, IBAN, card, SSN, IP
+   * addresses) and areas.
+   */
+  readonly redact = this.operation("redact");
+  /**
+   * Sign PDF: signs with a PAdES baseline signature (ETSI.CAdES.detached, SHA-256; B-B, or B-T with a
+   * time-stamp server) in an incremental update, so the original bytes and earlier signatures stay intact;
+   * visible or invisible, approval or certification (DocMDP).
+   */
+  readonly sign = this.operation("sign");
+  /**
+   * Verify signatures: reports every signature (report.json, and in the job as verification): integrity, what
+   * the signature covers and whether later revisions only made allowed changes, the certificate's validity at
+   * signing time, the chain to a trusted root, the time-stamp, and revocation data only as far as the file
+   * embeds it (nothing is fetched).
+   */
+  readonly verifySignatures = this.operation("verify-signatures");
 
   /** Conversions to and from PDF. */
   readonly convert = {

@@ -16,20 +16,24 @@ export type FileData =
  * - bytes (`Buffer`, `Uint8Array`, `ArrayBuffer`), a `Blob` or `File`, or a readable stream;
  * - `{ data, name }`: bytes with the file name the service sees (its extension tells the type);
  * - `{ path, name? }`: a file on disk, optionally sent under another name.
+ *
+ * `field` sends a file in one of the operation's named upload fields instead of as a document to process:
+ * Sign PDF's `certificate` (`{ path: "signer.p12", field: "certificate" }`) and `image`, Verify signatures'
+ * `roots`.
  */
 export type FileInput =
   | string
   | URL
   | FileData
-  | { data: FileData; name: string }
-  | { path: string; name?: string }
+  | { data: FileData; name: string; field?: string }
+  | { path: string; name?: string; field?: string }
   | { url: string | URL };
 
 /** The inputs of a job, in order: one, or a list. */
 export type Files = FileInput | readonly FileInput[];
 
-/** An input ready to send: a file to upload or a URL for the service to fetch. */
-export type Part = { url: string } | { blob: Blob; name: string };
+/** An input ready to send: a file to upload (in a named field, or as a document) or a URL to fetch. */
+export type Part = { url: string } | { blob: Blob; name: string; field?: string };
 
 const urlPattern = /^https?:\/\//i;
 
@@ -83,11 +87,12 @@ async function toPart(
   if (input instanceof URL) return { url: input.href };
   if ("url" in input && (typeof input.url === "string" || input.url instanceof URL))
     return { url: String(input.url) };
+  const field = "field" in input && typeof input.field === "string" ? { field: input.field } : {};
   if ("path" in input && typeof input.path === "string") {
-    return { blob: await platform.openPath(input.path), name: input.name ?? baseName(input.path) };
+    return { blob: await platform.openPath(input.path), name: input.name ?? baseName(input.path), ...field };
   }
   if ("data" in input && "name" in input && typeof input.name === "string") {
-    return { blob: await toBlob(input.data, platform), name: input.name };
+    return { blob: await toBlob(input.data, platform), name: input.name, ...field };
   }
   const blob = await toBlob(input, platform);
   const named =
@@ -122,7 +127,7 @@ export interface UploadProgress {
 
 /**
  * The request body: JSON (form B) when every input is a URL, else multipart (form A) with the files
- * and URLs in order. With `onProgress`, the multipart body is streamed so the bytes sent can be counted.
+ * and URLs in order (and the named uploads in their fields). With `onProgress`, the multipart body is streamed so the bytes sent can be counted.
  */
 export function requestBody(
   parts: readonly Part[],
@@ -141,7 +146,7 @@ export function requestBody(
   const form = new FormData();
   for (const part of parts) {
     if ("url" in part) form.append("url", part.url);
-    else form.append("file", part.blob, part.name);
+    else form.append(part.field ?? "file", part.blob, part.name);
   }
   for (const [name, value] of present)
     form.append(name, typeof value === "string" ? value : JSON.stringify(value));

@@ -25,6 +25,8 @@ export function createLogger(level: string, name: string): Logger {
           "*.userPassword",
           "ownerPassword",
           "*.ownerPassword",
+          "certificatePassword",
+          "*.certificatePassword",
           "webhookSecret",
           "*.webhookSecret",
           "secretKey",

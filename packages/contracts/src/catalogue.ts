@@ -10,7 +10,10 @@ import { NoOptions } from "./options/no-options.js";
 import { OcrOptions } from "./options/ocr.js";
 import { RotateOptions, SplitOptions } from "./options/pages.js";
 import { PdfToExcelOptions, PdfToPdfaOptions } from "./options/pdf-conversions.js";
+import { RedactOptions } from "./options/redact.js";
 import { ProtectOptions, UnlockOptions } from "./options/security.js";
+import { SignOptions } from "./options/signatures.js";
+import { SignatureReport } from "./signature-report.js";
 
 /*
  * The operation catalogue: one entry per operation, and every other list of operations is derived
@@ -25,6 +28,22 @@ export interface FileRule {
   /** Most input files (uploads and URLs together). */
   readonly max: number;
   /** Accepted extensions, lower-case with the dot: ".pdf". */
+  readonly extensions: readonly string[];
+  /** Files the operation takes beside its inputs, each kind in a multipart field of its own name. */
+  readonly named?: Readonly<Record<string, NamedUpload>>;
+}
+
+/**
+ * A file that is not a document to process but something the operation needs to process it: Sign PDF's
+ * PKCS#12 file, Verify signatures' extra roots. It is uploaded in its own multipart field (never a URL, so
+ * a key file is never fetched from anywhere), stored and deleted with the inputs, and given to the engine
+ * as an input that names its field.
+ */
+export interface NamedUpload {
+  readonly description: string;
+  readonly required: boolean;
+  readonly max: number;
+  /** Accepted extensions, lower-case with the dot. */
   readonly extensions: readonly string[];
 }
 
@@ -109,6 +128,18 @@ export interface CatalogueEntry {
    * Office OCRs scanned pages when ocrmypdf is there and converts them with a warning when it is not.
    */
   readonly programs: readonly string[];
+  /**
+   * Options that are secrets (Sign PDF's certificate password): never written to the job's row, its
+   * Idempotency-Key fingerprint or a log. The API keeps them in a stored object beside the inputs, deleted
+   * with them, and the worker hands them to the engine with the other options.
+   */
+  readonly secretOptions?: readonly string[];
+  /**
+   * Options holding a URL the engine will request (Sign PDF's time-stamp server): the API checks each
+   * against the outbound policy when the job is created, as it checks URL inputs, and the engine's request
+   * goes through the same policy again.
+   */
+  readonly urlOptions?: readonly string[];
   /**
    * Jobs of this operation a worker of its class runs at once, where fewer than its lane's slots: OCR
    * runs a page per core, so two OCR jobs on one worker would fight over the same cores.
@@ -523,6 +554,102 @@ export const catalogue = {
     programs: pdfInput,
     // Scanned pages are OCRed first, a page per core.
     concurrency: 1,
+  },
+  redact: {
+    path: "/v1/redact",
+    title: "Redact PDF",
+    credits: 2,
+    files: onePdf,
+    description:
+      "Removes, not covers, exact text, RE2 patterns, presets (email, phone, IBAN, card, SSN, IP addresses) " +
+      "and areas. What the rules find on the pages asked leaves the content: the glyphs, and the image pixels " +
+      "and vector art under each box, with the links and annotations a box touches; a box of the fill colour " +
+      "is left in each place. sanitize (default) also removes metadata, attachments, JavaScript and matching " +
+      "outline entries. The job's redaction counts the matches per page and rule, never their text. A page " +
+      "that is only an image fails with conversion_failed: OCR it first (a pipeline of ocr then redact).",
+    options: RedactOptions,
+    output: pdfPerInput,
+    // 50 pages with five terms take about 4.6 s.
+    lane: "heavy",
+    // The pages' text passes through JavaScript.
+    runner: freshSandbox("@octavo/redact", "redact"),
+    workerClass: "pdf",
+    programs: pdfInput,
+  },
+  sign: {
+    path: "/v1/sign",
+    title: "Sign PDF",
+    credits: 2,
+    files: {
+      min: 1,
+      max: 1,
+      extensions: pdf,
+      named: {
+        certificate: {
+          description:
+            "The signer's certificate and private key, a PKCS#12 file; options.certificatePassword opens it.",
+          required: true,
+          max: 1,
+          extensions: [".p12", ".pfx"],
+        },
+        image: {
+          description: "A picture drawn in a visible signature (a handwritten signature, a seal).",
+          required: false,
+          max: 1,
+          extensions: [".png", ".jpg", ".jpeg"],
+        },
+      },
+    },
+    description:
+      "Signs with a PAdES baseline signature (ETSI.CAdES.detached, SHA-256; B-B, or B-T with a time-stamp " +
+      "server) in an incremental update, so the original bytes and earlier signatures stay intact; visible or " +
+      "invisible, approval or certification (DocMDP). The certificate is refused before signing when its " +
+      "password is wrong, it is expired or not yet valid, its key does not match or it may not sign.",
+    options: SignOptions,
+    secretOptions: ["certificatePassword"],
+    urlOptions: ["timestampUrl"],
+    output: pdfPerInput,
+    lane: "light",
+    // The private key is held in JavaScript while the job runs: no later job may share its process.
+    runner: freshSandbox("@octavo/sign/operations", "sign"),
+    workerClass: "pdf",
+    // OpenSSL reads the PKCS#12 file in a process of its own.
+    programs: [...pdfInput, "openssl"],
+  },
+  "verify-signatures": {
+    path: "/v1/verify-signatures",
+    title: "Verify signatures",
+    credits: 1,
+    files: {
+      min: 1,
+      max: 1,
+      extensions: pdf,
+      named: {
+        roots: {
+          description:
+            "Certificates to trust beside Debian's ca-certificates (PEM or DER), e.g. a company's own root.",
+          required: false,
+          max: 10,
+          extensions: [".pem", ".crt", ".cer", ".der"],
+        },
+      },
+    },
+    description:
+      "Reports every signature (report.json, and in the job as verification): integrity, what the signature " +
+      "covers and whether later revisions only made allowed changes, the certificate's validity at signing " +
+      "time, the chain to a trusted root, the time-stamp, and revocation data only as far as the file embeds " +
+      "it (nothing is fetched). A file without signatures gives a report with none.",
+    options: NoOptions,
+    output: {
+      extension: ".json",
+      count: "per-input",
+      document: { name: "SignatureReport", schema: SignatureReport },
+    },
+    lane: "light",
+    // The document's structure and the certificates are read in JavaScript.
+    runner: freshSandbox("@octavo/sign/operations", "verifySignatures"),
+    workerClass: "pdf",
+    programs: pdfInput,
   },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -59,6 +59,7 @@ export {
   type PdfaLevel,
   pdfaLevels,
 } from "./options/index.js";
+export { RedactOptions, type RedactPreset, redactPresets } from "./options/redact.js";
 export { type PageRange, pageRangesPattern, parsePageRanges } from "./page-ranges.js";
 export {
   MAX_PIPELINE_STEPS,
@@ -83,6 +84,7 @@ export {
   Output,
 } from "./resources.js";
 export { type JsonSchema, toJsonSchema } from "./schema-helpers.js";
+export { SignatureEntry, SignatureReport } from "./signature-report.js";
 export { type OptionsValidation, optionsJsonSchema, validateOptions } from "./validate-options.js";
 export {
   type ClassQueue,

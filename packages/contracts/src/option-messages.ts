@@ -1,5 +1,6 @@
 import type { ErrorObject } from "ajv";
 import { hexColourPattern, pageNumberPattern } from "./options/edits.js";
+import { nonBlankPattern } from "./options/redact.js";
 import { pageRangesFormat, pageRangesProblem } from "./page-ranges.js";
 import type { JsonSchema } from "./schema-helpers.js";
 
@@ -36,35 +37,84 @@ function describeCount(min: number | undefined, max: number | undefined): string
   return max !== undefined ? `at most ${max}` : "any number";
 }
 
-/** A bounded number in words: `kind` is "an integer" or "a number". */
-function describeBounded(schema: JsonSchema, kind: string): string {
+/** A number's bounds in words: "from 1 to 10", "of at least 1", or "" when it has none. */
+function boundWords(schema: JsonSchema): string {
   const min = numberAt(schema, "minimum");
   const max = numberAt(schema, "maximum");
-  if (min !== undefined && max !== undefined) return `must be ${kind} from ${min} to ${max}`;
-  if (min !== undefined) return `must be ${kind} of at least ${min}`;
-  return max !== undefined ? `must be ${kind} of at most ${max}` : `must be ${kind}`;
+  if (min !== undefined && max !== undefined) return `from ${min} to ${max}`;
+  if (min !== undefined) return `of at least ${min}`;
+  return max !== undefined ? `of at most ${max}` : "";
+}
+
+/** A bounded number in words: `kind` is "an integer" or "a number". */
+function describeBounded(schema: JsonSchema, kind: string): string {
+  const bounds = boundWords(schema);
+  return bounds === "" ? `must be ${kind}` : `must be ${kind} ${bounds}`;
 }
 
 /** What a string pattern asks for, in words. */
 const patternWords: Record<string, string> = {
   [hexColourPattern]: 'a colour written "#RRGGBB", e.g. "#808080"',
   [pageNumberPattern]: 'containing {n} where the number goes, e.g. "Page {n} of {total}"',
+  [nonBlankPattern]: "with a character other than white space",
 };
 
-function describeString(schema: JsonSchema): string {
+function lengthWords(schema: JsonSchema): string {
   const min = numberAt(schema, "minLength");
   const max = numberAt(schema, "maxLength");
-  const pattern = typeof schema.pattern === "string" ? patternWords[schema.pattern] : undefined;
-  const length = min === undefined && max === undefined ? "" : ` of ${describeCount(min, max)} characters`;
+  return min === undefined && max === undefined ? "" : ` of ${describeCount(min, max)} characters`;
+}
+
+function patternWordsOf(schema: JsonSchema): string | undefined {
+  return typeof schema.pattern === "string" ? patternWords[schema.pattern] : undefined;
+}
+
+function describeString(schema: JsonSchema): string {
+  const pattern = patternWordsOf(schema);
+  const length = lengthWords(schema);
   return pattern === undefined ? `must be a string${length}` : `must be a string${length} ${pattern}`;
+}
+
+/** The names of an object's properties: "page, rect". */
+function propertyNames(schema: JsonSchema): string {
+  return Object.keys(propertiesOf(schema)).join(", ");
+}
+
+/** An object's shape in words: "an object with page, rect". */
+function describeObject(schema: JsonSchema): string {
+  const names = propertyNames(schema);
+  return names === "" ? "an object" : `an object with ${names}`;
+}
+
+/** The items of an array in words, as a plural: "strings of 1 to 200 characters"; undefined for others. */
+function itemsNoun(items: JsonSchema): string | undefined {
+  const withBounds = (noun: string) => [noun, boundWords(items)].filter((part) => part !== "").join(" ");
+  switch (items.type) {
+    case "string": {
+      const pattern = patternWordsOf(items);
+      return `strings${lengthWords(items)}${pattern === undefined ? "" : `, each ${pattern}`}`;
+    }
+    case "integer":
+      return withBounds("integers");
+    case "number":
+      return withBounds("numbers");
+    case "object": {
+      const names = propertyNames(items);
+      return names === "" ? "objects" : `objects with ${names}`;
+    }
+    default:
+      return undefined;
+  }
 }
 
 function describeArray(schema: JsonSchema): string {
   const items = isSchema(schema.items) ? schema.items : {};
   const count = describeCount(numberAt(schema, "minItems"), numberAt(schema, "maxItems"));
-  const choices = Array.isArray(items.enum) ? ` of ${listOf(items.enum)}` : "";
   const unique = schema.uniqueItems === true ? " (each at most once)" : "";
-  return `must hold ${count}${choices}${unique}`;
+  if (Array.isArray(items.enum)) return `must hold ${count} of ${listOf(items.enum)}${unique}`;
+  const noun = itemsNoun(items);
+  if (noun === undefined) return `must hold ${count}${unique}`;
+  return `must hold ${count === "any number" ? "any number of" : count} ${noun}${unique}`;
 }
 
 /** What an option allows, e.g. "must be one of 90, 180, 270". */
@@ -83,6 +133,8 @@ export function describeAllowed(schema: JsonSchema): string {
       return describeArray(schema);
     case "string":
       return describeString(schema);
+    case "object":
+      return `must be ${describeObject(schema)}`;
     default:
       return "is not valid";
   }
@@ -96,10 +148,53 @@ function describeProblem(schema: JsonSchema, value: unknown): string {
   return describeAllowed(schema);
 }
 
-/** The option an ajv error is about: the first segment of its JSON pointer, e.g. "/languages/0". */
-function optionNameOf(instancePath: string): string | undefined {
-  const segment = instancePath.split("/")[1];
-  return segment?.replaceAll("~1", "/").replaceAll("~0", "~");
+/** The segments of an ajv error's JSON pointer: "/areas/0/rect" → ["areas", "0", "rect"]. */
+function segmentsOf(instancePath: string): string[] {
+  return instancePath
+    .split("/")
+    .slice(1)
+    .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+/**
+ * Whether an option holds objects (an object, or a list of them): its errors are told where they are
+ * ("areas[0].page: ..."), since the option's own words would not say which field is wrong. A list of
+ * strings or numbers is told as a whole ("languages: must hold 1 to 3 of ...").
+ */
+function holdsObjects(schema: JsonSchema): boolean {
+  return schema.type === "object" || (isSchema(schema.items) && schema.items.type === "object");
+}
+
+/** The place an error points at below an option: its name in words ("areas[0].rect"), schema and value. */
+function placeOf(optionSchema: JsonSchema, value: unknown, segments: readonly string[]) {
+  let place = { label: segments[0] ?? "options", schema: optionSchema, value };
+  for (const segment of segments.slice(1)) {
+    const inArray = place.schema.type === "array";
+    const schema = inArray ? place.schema.items : propertiesOf(place.schema)[segment];
+    const container = typeof place.value === "object" && place.value !== null ? place.value : {};
+    place = {
+      label: inArray ? `${place.label}[${segment}]` : `${place.label}.${segment}`,
+      schema: isSchema(schema) ? schema : {},
+      value: (container as Record<string, unknown>)[segment],
+    };
+  }
+  return place;
+}
+
+function explainWithin(
+  optionSchema: JsonSchema,
+  value: unknown,
+  segments: readonly string[],
+  error: ErrorObject,
+): string {
+  const place = placeOf(optionSchema, value, segments);
+  if (error.keyword === "required")
+    return `${place.label}.${String(error.params.missingProperty)}: is required`;
+  if (error.keyword === "additionalProperties") {
+    const allowed = propertyNames(place.schema);
+    return `${place.label}.${String(error.params.additionalProperty)}: is not allowed (allowed: ${allowed})`;
+  }
+  return `${place.label}: ${describeProblem(place.schema, place.value)}`;
 }
 
 export function explainOptionsError(
@@ -110,14 +205,18 @@ export function explainOptionsError(
 ): string {
   const properties = propertiesOf(schema);
   const allowed = Object.keys(properties);
+  const segments = segmentsOf(error?.instancePath ?? "");
+  const [name] = segments;
+  const optionSchema = name === undefined ? undefined : properties[name];
+  if (error !== undefined && name !== undefined && optionSchema !== undefined && holdsObjects(optionSchema)) {
+    return explainWithin(optionSchema, options[name], segments, error);
+  }
   if (error?.keyword === "additionalProperties") {
-    const name = String(error.params.additionalProperty);
-    if (allowed.length === 0) return `${name}: is not an option; ${operationId} takes no options`;
-    return `${name}: is not an option of ${operationId} (allowed: ${allowed.join(", ")})`;
+    const extra = String(error.params.additionalProperty);
+    if (allowed.length === 0) return `${extra}: is not an option; ${operationId} takes no options`;
+    return `${extra}: is not an option of ${operationId} (allowed: ${allowed.join(", ")})`;
   }
   if (error?.keyword === "required") return `${String(error.params.missingProperty)}: is required`;
-  const name = optionNameOf(error?.instancePath ?? "");
-  const optionSchema = name === undefined ? undefined : properties[name];
   if (name === undefined || optionSchema === undefined)
     return `options: ${error?.message ?? "are not valid"}`;
   return `${name}: ${describeProblem(optionSchema, options[name])}`;

@@ -117,9 +117,22 @@ function checkStep(raw: unknown, index: number): Checked<PipelineStep> {
   }
   const operation = checkOperation(raw.operation, `${where}.operation`);
   if (!operation.ok) return operation;
+  const upload = requiredUploadOf(operation.value);
+  if (upload !== undefined) {
+    return refuse(
+      `${where}: ${operation.value} needs a file in its own upload field (${upload}), which a pipeline does ` +
+        `not take; run it as a job of its own on the pipeline's output (POST ${getOperation(operation.value).path})`,
+    );
+  }
   const options = validateOptions(operation.value, raw.options);
   if (!options.ok) return refuse(underStepOptions(where, options.detail));
   return { ok: true, value: { operation: operation.value, options: options.value } };
+}
+
+/** The first named upload an operation cannot run without (Sign PDF's certificate), if it has one. */
+function requiredUploadOf(operation: OperationId): string | undefined {
+  const named = getOperation(operation).files.named ?? {};
+  return Object.entries(named).find(([, upload]) => upload.required)?.[0];
 }
 
 // ── A step after the one before it ─────────────────────────────────────────────────────────────────

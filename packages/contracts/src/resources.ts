@@ -2,6 +2,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { jobErrorCodes } from "./errors.js";
 import { jobKinds, operationIds } from "./operation-ids.js";
 import { planIds } from "./plans.js";
+import { SignatureReport } from "./signature-report.js";
 
 /*
  * Response bodies as TypeBox schemas. Literal unions rather than `enum` here, so TypeBox's own
@@ -138,6 +139,37 @@ export const Job = Type.Object(
         },
         { description: "Compress jobs only: what the compression achieved." },
       ),
+    ),
+    redaction: Type.Optional(
+      Type.Object(
+        {
+          pages: Type.Array(
+            Type.Object(
+              {
+                page: Type.Integer({ minimum: 1, description: "The page, 1-based." }),
+                matches: Type.Record(Type.String(), count("Matches removed on the page by this rule."), {
+                  description:
+                    'Matches removed on the page, by rule: "text[0]" for options.text[0], "patterns[1]" for ' +
+                    'options.patterns[1], a preset by its name ("email"). Rules without a match are left out.',
+                }),
+                areas: count("Areas of options.areas cleared on the page."),
+              },
+              { description: "A page where something was removed." },
+            ),
+            { description: "The pages where something was removed, in order; the others are left out." },
+          ),
+          total: count("Matches and areas removed in the whole document."),
+        },
+        {
+          description: "Redact jobs only: what was removed where, as counts; never the text that matched.",
+        },
+      ),
+    ),
+    verification: Type.Optional(
+      Type.Object(SignatureReport.properties, {
+        additionalProperties: false,
+        description: "Verify signatures jobs only: the report, also downloadable as report.json.",
+      }),
     ),
   },
   {

@@ -3,6 +3,7 @@ import formatsPlugin from "ajv-formats";
 import type { OperationId } from "./operation-ids.js";
 import { getOperation } from "./operations.js";
 import { explainOptionsError, propertiesOf } from "./option-messages.js";
+import { optionsRuleProblem } from "./option-rules.js";
 import type { OptionsOf } from "./options/index.js";
 import { pageRangesFormat, pageRangesProblem } from "./page-ranges.js";
 import { type JsonSchema, toJsonSchema } from "./schema-helpers.js";
@@ -77,7 +78,8 @@ function copyOf(options: Record<string, unknown>): Record<string, unknown> | und
 }
 
 /**
- * Validates an operation's options and applies the defaults. Works on a copy, so `raw` is left as it
+ * Validates an operation's options against their schema, then the rules the schema cannot state
+ * (option-rules.ts), and applies the defaults. Works on a copy, so `raw` is left as it
  * was. `undefined` means no options were sent and counts as `{}`.
  */
 export function validateOptions<Id extends OperationId>(id: Id, raw: unknown): OptionsValidation<Id> {
@@ -87,6 +89,9 @@ export function validateOptions<Id extends OperationId>(id: Id, raw: unknown): O
   const schema = cachedJsonSchema(id);
   normaliseIntegerSpellings(schema, options);
   const validate = getAjv().compile<OptionsOf<Id>>(schema);
-  if (validate(options)) return { ok: true, value: options };
-  return { ok: false, detail: explainOptionsError(id, schema, validate.errors?.[0], options) };
+  if (!validate(options)) {
+    return { ok: false, detail: explainOptionsError(id, schema, validate.errors?.[0], options) };
+  }
+  const problem = optionsRuleProblem(id, options);
+  return problem === undefined ? { ok: true, value: options } : { ok: false, detail: problem };
 }

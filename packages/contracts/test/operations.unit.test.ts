@@ -87,6 +87,25 @@ describe("operation catalogue", () => {
     }
   });
 
+  it("names, as secret and URL options, options the schema has; and named uploads as files are named", () => {
+    for (const spec of operations) {
+      const properties = Object.keys(spec.options.properties);
+      for (const name of [...(spec.secretOptions ?? []), ...(spec.urlOptions ?? [])])
+        expect(properties, spec.id).toContain(name);
+      for (const [field, upload] of Object.entries(spec.files.named ?? {})) {
+        expect(field, spec.id).toMatch(/^[a-z]+$/);
+        expect(["file", "url", "options", "webhook_url"]).not.toContain(field);
+        expect(upload.max, spec.id).toBeGreaterThanOrEqual(1);
+        for (const ext of upload.extensions) expect(ext).toMatch(/^\.[a-z0-9]+$/);
+      }
+    }
+    expect(getOperation("sign")).toMatchObject({
+      secretOptions: ["certificatePassword"],
+      urlOptions: ["timestampUrl"],
+      files: { named: { certificate: { required: true, max: 1 }, image: { required: false } } },
+    });
+  });
+
   it("finds operations by path, tolerating one trailing slash", () => {
     expect(findOperationByPath("/v1/convert/pdf-to-pdfa/")?.id).toBe("pdf-to-pdfa");
     expect(findOperationByPath("/v1/convert/merge")).toBeUndefined();

@@ -345,6 +345,15 @@ describe("each step reads what the one before yields", () => {
     expect(detailOf([step("html-to-pdf"), step("html-to-pdf")])).toBe(expected);
   });
 
+  it("refuses a step that needs a file in an upload field of its own", () => {
+    expect(detailOf([step("compress"), step("sign", { certificatePassword: "x" })])).toBe(
+      "steps[1]: sign needs a file in its own upload field (certificate), which a pipeline does not take; " +
+        "run it as a job of its own on the pipeline's output (POST /v1/sign)",
+    );
+    // An optional one is no obstacle: verify-signatures runs with Debian's roots alone.
+    expect(accepted([step("compress"), step("verify-signatures")], { inputCount: 1 }).credits).toBe(3);
+  });
+
   it("allows only unlock after protect", () => {
     expect(detailOf(chain("protect", "compress"))).toBe(
       "steps[1]: compress cannot read the encrypted output of protect (steps[0]); put protect last",

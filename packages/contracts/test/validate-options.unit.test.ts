@@ -1,5 +1,11 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { type OperationId, type OptionsOf, operationIds, validateOptions } from "../src/index.js";
+import {
+  type OperationId,
+  type OptionsOf,
+  operationIds,
+  validateOptions,
+  validatePipelineSteps,
+} from "../src/index.js";
 
 function detailOf(id: OperationId, raw: unknown): string {
   const result = validateOptions(id, raw);
@@ -185,6 +191,81 @@ describe("page lists", () => {
   it("says the same for rotate.pages", () => {
     expect(detailOf("rotate", { pages: "5-3" })).toBe('pages: "5-3" goes backwards; write it as 3-5');
     expect(detailOf("rotate", { pages: 5 })).toBe("pages: must list pages and ranges such as 1-3, 5, 7-9");
+  });
+});
+
+describe("redact: the rules beyond its schema", () => {
+  it("fills in the defaults and keeps the rules given", () => {
+    expect(acceptedValue("redact", { text: ["Jane Doe"] })).toEqual({
+      text: ["Jane Doe"],
+      caseSensitive: false,
+      wholeWords: false,
+      sanitize: true,
+      fill: "#000000",
+    });
+    const areas = [{ page: 3, rect: [0, 0, 612, 20] }];
+    expect(acceptedValue("redact", { areas, presets: [] })).toMatchObject({ areas, presets: [] });
+    expect(acceptedValue("redact", { patterns: ["(?i)ref-\\d{4}", "\\bA+\\b"] }).patterns).toHaveLength(2);
+  });
+
+  it.each([{}, { text: [], patterns: [], presets: [], areas: [] }, { caseSensitive: true, label: "X" }])(
+    "refuses %j, which asks for nothing, saying what to give",
+    (raw) => {
+      expect(detailOf("redact", raw)).toBe(
+        "options: nothing to redact; give at least one of text (strings to find), patterns (RE2 regular " +
+          "expressions), presets (email, phone, iban, card, ssn, ipv4, ipv6) or areas " +
+          '([{"page": 1, "rect": [x, y, width, height]}])',
+      );
+    },
+  );
+
+  it("refuses a pattern RE2 cannot read, naming it, after the schema's own checks", () => {
+    expect(detailOf("redact", { patterns: ["ok", "(?=ahead)"] })).toMatch(
+      /^patterns\[1\]: is not a regular expression RE2 can read \(.+\); RE2 has no look-around or back-references$/,
+    );
+    expect(detailOf("redact", { patterns: ["(a)\\1"] })).toMatch(
+      /^patterns\[0\]: is not a regular expression/,
+    );
+    expect(detailOf("redact", { patterns: ["x".repeat(501)] })).toBe(
+      "patterns: must hold at most 20 strings of 1 to 500 characters",
+    );
+  });
+
+  it.each([
+    [
+      { areas: [{ page: 1, rect: [10, 10, 100, 0] }] },
+      "areas[0].rect: width and height must be greater than 0",
+    ],
+    [{ areas: [{ page: 1, rect: [10, 10, 100] }] }, "areas[0].rect: must hold 4 numbers from 0 to 14400"],
+    [{ areas: [{ page: 1, rect: [10, -1, 100, 5] }] }, "areas[0].rect[1]: must be a number from 0 to 14400"],
+    [{ areas: [{ page: 1.5, rect: [1, 1, 1, 1] }] }, "areas[0].page: must be an integer from 1 to 20000"],
+    [{ areas: [{ rect: [1, 1, 1, 1] }] }, "areas[0].page: is required"],
+    [
+      { areas: [{ page: 1, rect: [1, 1, 1, 1], colour: "red" }] },
+      "areas[0].colour: is not allowed (allowed: page, rect)",
+    ],
+    [{ areas: ["1,1,1,1"] }, "areas[0]: must be an object with page, rect"],
+    [{ areas: {} }, "areas: must hold at most 500 objects with page, rect"],
+    [
+      { text: [""] },
+      "text: must hold at most 100 strings of 1 to 200 characters, each with a character other than white space",
+    ],
+    [
+      { text: ["a"], presets: ["email", "email"] },
+      "presets: must hold at most 7 of email, phone, iban, card, ssn, ipv4, ipv6 (each at most once)",
+    ],
+    [{ text: ["a"], fill: "black" }, 'fill: must be a string a colour written "#RRGGBB", e.g. "#808080"'],
+    [{ text: ["a"], pages: "3-1" }, 'pages: "3-1" goes backwards; write it as 1-3'],
+  ])("%j → %s", (raw, expected) => {
+    expect(detailOf("redact", raw)).toBe(expected);
+  });
+
+  it("gives a redact step of a pipeline the same detail, under the step", () => {
+    const steps = [{ operation: "ocr" }, { operation: "redact", options: { patterns: ["(?<=x)"] } }];
+    const result = validatePipelineSteps(steps, { inputCount: 1 });
+    expect(result.ok ? "accepted" : result.detail).toMatch(
+      /^steps\[1\]\.options\.patterns\[0\]: is not a regular expression/,
+    );
   });
 });
 

@@ -72,6 +72,12 @@ export {
   type StoredFile,
 } from "./jobs.js";
 export {
+  openSecretOptions,
+  sealSecretOptions,
+  secretOptionsField,
+  splitSecretOptions,
+} from "./secret-options.js";
+export {
   API_KEY_PREFIX,
   generateApiKey,
   generateWebhookSecret,

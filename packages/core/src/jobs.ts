@@ -46,6 +46,8 @@ export interface StoredFile {
   size: number;
   contentType: string;
   storageKey: string;
+  /** An input sent in a named upload field (Sign PDF's `certificate`), or the sealed secret options. */
+  field?: string;
 }
 
 /** What the engine said about a finished job besides its outputs. */
@@ -438,6 +440,7 @@ function filesOf(jobId: string, role: "input" | "output", files: readonly Stored
     size: file.size,
     content_type: file.contentType,
     storage_key: file.storageKey,
+    field: file.field ?? null,
     deleted_at: null,
     created_at: createdAt,
   }));

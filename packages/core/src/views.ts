@@ -30,6 +30,10 @@ export async function jobView(
     if (job.warnings) view.warnings = JSON.parse(job.warnings) as string[];
     if (job.report && job.operation === "compress")
       view.compression = JSON.parse(job.report) as NonNullable<Job["compression"]>;
+    if (job.report && job.operation === "verify-signatures")
+      view.verification = JSON.parse(job.report) as NonNullable<Job["verification"]>;
+    if (job.report && job.operation === "redact")
+      view.redaction = JSON.parse(job.report) as NonNullable<Job["redaction"]>;
   }
   if (job.status === "failed") {
     view.error = (job.error_code ?? "conversion_failed") as JobErrorCode;

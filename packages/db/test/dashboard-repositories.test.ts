@@ -93,6 +93,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard repositories on %
     const down = await migrator.migrateTo("003-job-results");
     expect(down.error).toBeUndefined();
     expect(down.results?.map((result) => result.migrationName)).toEqual([
+      "010-named-inputs",
       "009-pipeline-steps",
       "008-deleted-results",
       "007-job-listing",
@@ -113,6 +114,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard repositories on %
       "007-job-listing",
       "008-deleted-results",
       "009-pipeline-steps",
+      "010-named-inputs",
     ]);
     expect((await findAccountById(kyselyOf(handle), "a1"))?.password_hash).toBeNull();
   });

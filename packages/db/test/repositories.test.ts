@@ -43,6 +43,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
       "007-job-listing",
       "008-deleted-results",
       "009-pipeline-steps",
+      "010-named-inputs",
     ]);
     // A second run finds nothing to do.
     expect(await migrateToLatest(handle)).toEqual([]);

@@ -2,6 +2,8 @@
 export interface EngineInput {
   path: string;
   name: string;
+  /** The named upload field it came in (Sign PDF's `certificate`); absent for the documents to process. */
+  field?: string;
 }
 
 export interface EngineOutput {

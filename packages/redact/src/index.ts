@@ -1,2 +1,2 @@
-export { type RedactionReport, type RedactOptions, redact } from "./redact.js";
+export { type RedactionReport, type RedactOptions, type RedactResult, redact } from "./redact.js";
 export type { PresetName } from "./rules.js";

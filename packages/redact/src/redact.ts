@@ -16,7 +16,6 @@ import {
   reportProgress,
   runOperation,
   selectPages,
-  stemOf,
 } from "@octavo/engines";
 import { loadMupdf, type Mupdf, type MupdfModule } from "@octavo/mupdf";
 import { type Box, matchBoxes, pageText } from "./page-text.js";
@@ -36,10 +35,17 @@ export interface RedactOptions extends RuleOptions {
   label?: string;
 }
 
-/** What was removed where, by rule: never the text itself. */
+/**
+ * What was removed where: per page, the matches of each rule (named as its option: "text[0]",
+ * "patterns[1]", "email") and the areas; never the text itself. The job shows it as its `redaction`.
+ */
 export interface RedactionReport {
   pages: { page: number; matches: Record<string, number>; areas: number }[];
   total: number;
+}
+
+export interface RedactResult extends EngineResult {
+  report: RedactionReport;
 }
 
 /**
@@ -52,7 +58,7 @@ export function redact(
   input: EngineInput,
   options: RedactOptions,
   ctx: EngineContext,
-): Promise<EngineResult> {
+): Promise<RedactResult> {
   const name = displayName(input.name);
   return runOperation(ctx, name, async (scratchDir) => {
     const rules = compileRules(options);
@@ -81,16 +87,11 @@ export function redact(
     const output = join(await freshDir(ctx.workDir, "redact"), pdfNameLike(input.name));
     await writeFile(output, await rewrittenWhole(mupdf, edited));
     await refuseLeftovers(mupdf, output, rules, pages, name);
-    const reportName = `${stemOf(input.name)}-redactions.json`;
-    const reportPath = join(await freshDir(ctx.workDir, "report"), reportName);
-    await writeFile(reportPath, `${JSON.stringify(report, null, 2)}\n`);
     return {
-      outputs: [
-        { path: output, name: pdfNameLike(input.name), contentType: pdfContentType },
-        { path: reportPath, name: reportName, contentType: "application/json" },
-      ],
+      outputs: [{ path: output, name: pdfNameLike(input.name), contentType: pdfContentType }],
       engine: "mupdf",
       warnings: source.warnings,
+      report,
     };
   });
 }
@@ -180,7 +181,7 @@ function refuseUnreadablePage(page: Mupdf.PDFPage, text: string, number: number,
   if (images > 0) {
     throw new JobFailure(
       "conversion_failed",
-      `Page ${number} of ${name} is an image without a text layer, so the text to redact cannot be found on it; run OCR first (or redact with ocr), or redact that page by areas.`,
+      `Page ${number} of ${name} is an image without a text layer, so the text to redact cannot be found on it; OCR it first (a pipeline of ocr then redact), or redact that page by areas.`,
     );
   }
 }

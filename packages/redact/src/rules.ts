@@ -17,7 +17,7 @@ export interface RuleOptions {
   presets?: PresetName[];
 }
 
-/** One thing to find, named for the report ("text 1", "pattern 2", "email"). */
+/** One thing to find, named for the report as its option ("text[0]", "patterns[1]", "email"). */
 export interface Rule {
   name: string;
   /** A regular expression, or a finder of its own (phone numbers, by libphonenumber's metadata). */
@@ -104,13 +104,13 @@ export function compileRules(options: RuleOptions): Rule[] {
   // A term's words may be parted by any white space: a line break sits between them on the page.
   const literal = (text: string) => text.trim().split(/\s+/).map(RE2JS.quote).join("\\s+");
   const rules: Rule[] = (options.text ?? []).map((text, index) => ({
-    name: `text ${index + 1}`,
+    name: `text[${index}]`,
     regex: RE2JS.compile(literal(text), flags),
     wholeWords,
   }));
   (options.patterns ?? []).forEach((pattern, index) => {
     try {
-      rules.push({ name: `pattern ${index + 1}`, regex: RE2JS.compile(pattern), wholeWords: false });
+      rules.push({ name: `patterns[${index}]`, regex: RE2JS.compile(pattern), wholeWords: false });
     } catch (error) {
       throw new JobFailure(
         "invalid_input",

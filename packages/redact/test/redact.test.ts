@@ -20,14 +20,15 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The redacted PDF, the one output, and the report the job shows (never a file of its own). */
 async function run(pdf: string, options: RedactOptions): Promise<{ pdf: string; report: RedactionReport }> {
   const result = await redact({ path: pdf, name: pdf.split("/").pop() ?? "in.pdf" }, options, {
     workDir: await mkdtemp(join(dir, "job-")),
   });
-  const [out, json] = result.outputs;
-  if (out === undefined || json === undefined) throw new Error("missing outputs");
-  expect(json.name).toMatch(/-redactions\.json$/);
-  return { pdf: out.path, report: JSON.parse(await readFile(json.path, "utf8")) as RedactionReport };
+  expect(result.outputs.map((output) => output.contentType)).toEqual(["application/pdf"]);
+  const [out] = result.outputs;
+  if (out === undefined) throw new Error("missing output");
+  return { pdf: out.path, report: result.report };
 }
 
 async function pdftotext(pdf: string): Promise<string> {
@@ -91,7 +92,13 @@ describe("redact", () => {
     }
     expect(found / others.length).toBeGreaterThanOrEqual(0.995);
     expect(report.total).toBeGreaterThan(20);
-    expect(report.pages[0]?.matches["text 1"]).toBeGreaterThan(0);
+    // Each rule is named as its option; the total is every page's matches and areas.
+    expect(report.pages[0]?.matches["text[0]"]).toBeGreaterThan(0);
+    expect(new Set(report.pages.flatMap((page) => Object.keys(page.matches)))).toEqual(
+      new Set(["text[0]", "text[1]", "text[2]"]),
+    );
+    const counted = report.pages.flatMap((page) => [...Object.values(page.matches), page.areas]);
+    expect(counted.reduce((sum, value) => sum + value, 0)).toBe(report.total);
     expect(JSON.stringify(report)).not.toMatch(/JavaScript|TraceMonkey|Mozilla/i);
   });
 
@@ -175,11 +182,14 @@ describe("redact", () => {
   });
 
   it("takes RE2 patterns, which cannot backtrack, and refuses one RE2 cannot read", async () => {
-    const pdf = await textPdf([`Order ${"a".repeat(60)}b and reference REF-2026-0042`]);
+    // The reference on a line of its own: a line longer than the page would run past its edge, out of sight.
+    const pdf = await textPdf([`Order ${"a".repeat(60)}b`, "and reference REF-2026-0042"]);
+    expect(await pdftotext(pdf)).toContain("REF-2026-0042");
     const started = performance.now();
-    const { pdf: out } = await run(pdf, { patterns: ["REF-\\d{4}-\\d{4}", "(a+)+$"] });
+    const { pdf: out, report } = await run(pdf, { patterns: ["REF-\\d{4}-\\d{4}", "(a+)+$"] });
     expect(performance.now() - started).toBeLessThan(30_000);
     expect(await pdftotext(out)).not.toContain("REF-2026-0042");
+    expect(report.pages).toEqual([{ page: 1, matches: { "patterns[0]": 1 }, areas: 0 }]);
     const failure = await rejectionOf(run(pdf, { patterns: ["(?<=x)y"] }), JobFailure);
     expect(failure.code).toBe("invalid_input");
     expect(failure.message).toContain("options.patterns[0]");
@@ -187,7 +197,11 @@ describe("redact", () => {
 
   it("clears an area as displayed: its text is gone and its pixels are the fill", async () => {
     const pdf = await textPdf(["Top secret line", "Public line"]);
-    const { pdf: out } = await run(pdf, { areas: [{ page: 1, rect: [60, 40, 300, 18] }], fill: "#FF0000" });
+    const { pdf: out, report } = await run(pdf, {
+      areas: [{ page: 1, rect: [60, 40, 300, 18] }],
+      fill: "#FF0000",
+    });
+    expect(report).toEqual({ pages: [{ page: 1, matches: {}, areas: 1 }], total: 1 });
     const text = await pdftotext(out);
     expect(text).not.toContain("Top secret");
     expect(text).toContain("Public line");

@@ -15,12 +15,7 @@ import {
   runOperation,
 } from "@octavo/engines";
 import { loadMupdf } from "@octavo/mupdf";
-import {
-  type AppearancePlacement,
-  appearanceStream,
-  type WidgetGeometry,
-  widgetGeometry,
-} from "./appearance.js";
+import { type AppearancePlacement, type WidgetGeometry, widgetGeometry } from "./appearance.js";
 import { fillByteRange, fillContents, signedParts } from "./byte-range.js";
 import { addSignatureTimestamp, digestOf, encodeSignedData, signatureValue, signedData } from "./cms.js";
 import { readPkcs12, type SigningIdentity } from "./pkcs12.js";
@@ -33,7 +28,7 @@ import {
   writeSignatureDictionary,
 } from "./signature-field.js";
 import { checkSigner, commonName, type SigningAlgorithm } from "./signer-checks.js";
-import { stampSignature, type TimestampAuthority } from "./timestamp.js";
+import type { TimestampAuthority } from "./timestamp.js";
 
 export interface SignOptions {
   /** The PKCS#12 file's password. */
@@ -160,6 +155,8 @@ async function signOnce(
 async function cmsFor(signer: Signer, digest: Uint8Array): Promise<Uint8Array> {
   const data = await signedData(signer.identity, signer.algorithm, digest);
   if (signer.authority !== undefined) {
+    // Loaded only for B-T: the outbound policy's HTTP client takes a sixth of a second to load.
+    const { stampSignature } = await import("./timestamp.js");
     addSignatureTimestamp(data, await stampSignature(signatureValue(data), signer.authority, signer.signal));
   }
   return encodeSignedData(data);
@@ -192,6 +189,8 @@ async function withSignatureField(
     );
     const shown = geometry ?? (slot.created ? undefined : fieldGeometry(slot));
     if (shown !== undefined) {
+      // Loaded only for a visible signature: its fonts take a tenth of a second to load.
+      const { appearanceStream } = await import("./appearance-stream.js");
       const stream = appearanceStream(mupdf, doc, shown, appearanceLines(entries), look.image);
       const ap = doc.newDictionary();
       ap.put("N", stream);

@@ -10,7 +10,6 @@ import {
   probeSource,
   reportProgress,
   runOperation,
-  stemOf,
 } from "@octavo/engines";
 import { loadMupdf, type MupdfModule } from "@octavo/mupdf";
 import { instantOf } from "@octavo/xmp";
@@ -60,16 +59,19 @@ export interface VerifyReport {
 const revocationArchival = "1.2.840.113583.1.1.8";
 
 /**
- * Checks every signature of a PDF and writes report.json: integrity (the signed bytes against the CMS),
+ * Checks every signature of a PDF and writes report.json (also the result's `report`): integrity (the signed bytes against the CMS),
  * coverage (the whole file, or later revisions and whether what they change is allowed), validity at the
  * signing time, the chain to Debian's trust store and the caller's roots, and embedded revocation data.
  * A file without signatures gives a report with none.
  */
+/** The report's download name; the job shows the same report as its `verification`. */
+const reportName = "report.json";
+
 export function verifySignatures(
   inputs: VerifyInputs,
   _options: Record<string, never>,
   ctx: EngineContext,
-): Promise<EngineResult> {
+): Promise<EngineResult & { report: VerifyReport }> {
   const name = displayName(inputs.pdf.name);
   return runOperation(ctx, name, async () => {
     // The file as it came, never a repaired copy: a rebuilt file would no longer be what was signed.
@@ -91,13 +93,13 @@ export function verifySignatures(
       reportProgress(ctx, 0.1 + (0.8 * (index + 1)) / Math.max(found.length, 1));
     }
     const report: VerifyReport = { file: name, signatures };
-    const outputName = `${stemOf(inputs.pdf.name)}-signatures.json`;
-    const output = join(await freshDir(ctx.workDir, "verify"), outputName);
+    const output = join(await freshDir(ctx.workDir, "verify"), reportName);
     await writeFile(output, `${JSON.stringify(report, null, 2)}\n`);
     return {
-      outputs: [{ path: output, name: outputName, contentType: "application/json" }],
+      outputs: [{ path: output, name: reportName, contentType: "application/json" }],
       engine: "pkijs+mupdf",
       warnings: [],
+      report,
     };
   });
 }

@@ -5,11 +5,18 @@ import { JobFailure } from "@octavo/engines";
 import { loadMupdf } from "@octavo/mupdf";
 import { parseAllowlist } from "@octavo/net";
 import { corpusPath, rejectionOf, runTool } from "@octavo/testing";
+import {
+  type KeyKind,
+  makeRoot,
+  makeSigner,
+  mismatchedP12,
+  type TestRoot,
+  x509,
+} from "@octavo/testing/signers";
+import { startTsa, type TestTsa } from "@octavo/testing/tsa";
 import * as pkijs from "pkijs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SignContext, type SignOptions, signPdf } from "../src/sign.js";
-import { type KeyKind, makeRoot, makeSigner, mismatchedP12, type TestRoot, x509 } from "./identities.js";
-import { startTsa, type TestTsa } from "./tsa.js";
 
 const sample = corpusPath("general/samplefiles_pdflatex-outline.pdf");
 // A filled form whose cross-reference is a stream; a paper updated incrementally before.

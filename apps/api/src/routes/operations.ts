@@ -6,7 +6,7 @@ import { accountIdOf, planOf } from "../middleware/authenticate.js";
 import { type AdmittedRequest, type Asking, admit, admitPipeline } from "../uploads/admission.js";
 import { type IdempotentRequest, idempotencyOf, replayed } from "../uploads/idempotent-request.js";
 import { InputSession } from "../uploads/input-session.js";
-import { parseOperationRequest, type SettingsField } from "../uploads/parse-operation-request.js";
+import { parseOperationRequest, type RequestShape } from "../uploads/parse-operation-request.js";
 
 function quotaError(error: QuotaExceededError): ApiError {
   return new ApiError(
@@ -19,8 +19,10 @@ function quotaError(error: QuotaExceededError): ApiError {
 /** What differs between the endpoints that create jobs: an operation's, or the pipeline's. */
 interface JobEndpoint {
   path: string;
-  /** The body field beside the inputs. */
-  field: SettingsField;
+  /** The body field beside the inputs, and the named upload fields. */
+  shape: RequestShape;
+  /** Options left out of the Idempotency-Key fingerprint, as they are out of every row. */
+  secretOptions: readonly string[];
   /** The fewest credits the job can cost: the cheap refusal before any upload is read. */
   leastCredits: number;
   admit(asking: Asking): Promise<AdmittedRequest>;
@@ -39,8 +41,8 @@ async function createJob(ctx: ApiContext, endpoint: JobEndpoint, req: Request, r
   try {
     // Core checks again, with the job's own credits, when it accepts the job.
     await ctx.jobs.checkCredits(accountId, plan, endpoint.leastCredits);
-    const request = await parseOperationRequest(req, res, session, plans[plan].maxFileBytes, endpoint.field);
-    const idempotency = await idempotencyOf(ctx, req, res, endpoint.path, accountId, request);
+    const request = await parseOperationRequest(req, res, session, plans[plan].maxFileBytes, endpoint.shape);
+    const idempotency = await idempotencyOf(ctx, req, res, endpoint, accountId, request);
     if (idempotency === "replayed") return await session.discard();
     claim = idempotency;
     const admitted = await endpoint.admit({ accountId, plan, request, session });
@@ -92,7 +94,8 @@ export function operationsRouter(ctx: ApiContext): Router {
   for (const operation of operations) {
     const endpoint: JobEndpoint = {
       path: operation.path,
-      field: "options",
+      shape: { field: "options", namedFields: Object.keys(operation.files.named ?? {}) },
+      secretOptions: operation.secretOptions ?? [],
       leastCredits: operation.credits,
       admit: (asking) => admit(ctx, operation, asking),
     };
@@ -100,7 +103,8 @@ export function operationsRouter(ctx: ApiContext): Router {
   }
   const pipeline: JobEndpoint = {
     path: PIPELINE_PATH,
-    field: "steps",
+    shape: { field: "steps", namedFields: [] },
+    secretOptions: [],
     leastCredits,
     admit: (asking) => admitPipeline(ctx, asking),
   };

@@ -10,9 +10,17 @@ import {
   validateOptions,
   validatePipelineSteps,
 } from "@octavo/contracts";
-import { refuseOverBacklog, requireOffered, requireWebhooksInPlan, type StoredFile } from "@octavo/core";
+import {
+  refuseOverBacklog,
+  requireOffered,
+  requireWebhooksInPlan,
+  type StoredFile,
+  sealSecretOptions,
+  secretOptionsField,
+  splitSecretOptions,
+} from "@octavo/core";
 import type { ApiContext } from "../context.js";
-import { checkFileCount, checkFileNames } from "./file-rules.js";
+import { checkFileCount, checkFileNames, checkNamedUploads } from "./file-rules.js";
 import type { InputSession } from "./input-session.js";
 import type { OperationRequest } from "./parse-operation-request.js";
 
@@ -99,8 +107,37 @@ export async function admit(
     files: operation,
     pageUrl: pageUrlOf(operation, value),
   };
+  checkNamedUploads(operation, asking.request.named, asking.request.form);
+  for (const name of operation.urlOptions ?? []) {
+    const url = value[name];
+    if (typeof url === "string") await ctx.outbound.check(url, `options.${name}`);
+  }
   const inputs = await admitInputs(ctx, needs, asking);
-  return { operation: operation.id, options: value, credits: operation.credits, inputs };
+  const named = asking.request.named.map((file) => file.file);
+  const { kept, secrets } = splitSecretOptions(value, operation.secretOptions);
+  const sealed = secrets === undefined ? [] : [await storeSecrets(ctx, asking, secrets)];
+  return {
+    operation: operation.id,
+    options: kept,
+    credits: operation.credits,
+    inputs: [...inputs, ...named, ...sealed],
+  };
+}
+
+/** The secret options, sealed with the server's key, as an input file the worker opens (never a row). */
+async function storeSecrets(
+  ctx: ApiContext,
+  asking: Asking,
+  secrets: Record<string, unknown>,
+): Promise<StoredFile> {
+  const { key, size } = await asking.session.storeSecrets(sealSecretOptions(ctx.config.secretKey, secrets));
+  return {
+    name: "secret-options",
+    size,
+    contentType: "application/octet-stream",
+    storageKey: key,
+    field: secretOptionsField,
+  };
 }
 
 /** POST /v1/pipeline: every step and the chain (400 invalid_options naming the step), then the inputs. */

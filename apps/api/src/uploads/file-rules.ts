@@ -1,5 +1,6 @@
 import { extname } from "node:path";
 import { ApiError, type OperationSpec } from "@octavo/contracts";
+import type { NamedFile } from "./parse-operation-request.js";
 
 function countRule(operation: OperationSpec): string {
   const { min, max, extensions } = operation.files;
@@ -41,6 +42,47 @@ export function checkFileNames(operation: OperationSpec, names: readonly string[
         `${name} is not a file type ${operation.title} accepts.`,
         `extension: must be one of ${extensions.join(" ")}`,
       );
+    }
+  }
+}
+
+/**
+ * The named upload fields' rules (Sign PDF's `certificate`): each required one sent, none more often than it
+ * may be, each with an extension it takes. They travel only in Form A, so a JSON body cannot carry a
+ * required one.
+ */
+export function checkNamedUploads(
+  operation: OperationSpec,
+  named: readonly NamedFile[],
+  form: "multipart" | "json",
+): void {
+  for (const [field, upload] of Object.entries(operation.files.named ?? {})) {
+    const files = named.filter((file) => file.field === field);
+    const rule = `${field}: ${upload.max === 1 ? "one file" : `1 to ${upload.max} files`} of ${upload.extensions.join(" ")}`;
+    if (files.length === 0 && upload.required) {
+      throw new ApiError(
+        "invalid_input",
+        form === "json"
+          ? `${operation.title} needs a file uploaded in the field "${field}", which a JSON body cannot carry.`
+          : `${operation.title} needs a file in the field "${field}": ${upload.description}`,
+        form === "json" ? `Send multipart/form-data: the document as file or url, and ${rule}.` : rule,
+      );
+    }
+    if (files.length > upload.max) {
+      throw new ApiError(
+        "invalid_input",
+        `${operation.title} takes at most ${upload.max} file${upload.max === 1 ? "" : "s"} in the field "${field}"; ${files.length} were sent.`,
+        rule,
+      );
+    }
+    for (const { file } of files) {
+      if (!upload.extensions.includes(extname(file.name).toLowerCase())) {
+        throw new ApiError(
+          "invalid_input",
+          `${file.name} is not a file type the field "${field}" takes.`,
+          `extension: must be one of ${upload.extensions.join(" ")}`,
+        );
+      }
     }
   }
 }

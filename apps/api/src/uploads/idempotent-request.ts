@@ -25,16 +25,31 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-/** What makes two requests "the same": endpoint, options (or steps), file contents and names, URLs, webhook. */
-function fingerprint(path: string, request: OperationRequest): string {
+/** The options as sent, without the secret ones: a fingerprint is kept, and a hash would let a password be guessed. */
+function withoutSecrets(options: unknown, secretOptions: readonly string[]): unknown {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) return options;
+  return Object.fromEntries(Object.entries(options).filter(([name]) => !secretOptions.includes(name)));
+}
+
+/**
+ * What makes two requests "the same": endpoint, options (or steps) but the secret ones, file contents and
+ * names (the named uploads' with their field), URLs, webhook.
+ */
+function fingerprint(endpoint: FingerprintedEndpoint, request: OperationRequest): string {
   const inputs = request.inputs.map((input) =>
     input.kind === "file" ? { file: input.file.name, sha256: input.sha256 } : { url: input.url },
   );
+  const named = request.named.map((file) => ({
+    field: file.field,
+    file: file.file.name,
+    sha256: file.sha256,
+  }));
   const material = JSON.stringify(
     canonical({
-      path,
-      options: request.rawOptions ?? {},
+      path: endpoint.path,
+      options: withoutSecrets(request.rawOptions ?? {}, endpoint.secretOptions),
       inputs,
+      ...(named.length > 0 ? { named } : {}),
       webhook: request.webhookUrl ?? null,
     }),
   );
@@ -42,15 +57,21 @@ function fingerprint(path: string, request: OperationRequest): string {
 }
 
 /**
- * Idempotency-Key on an operation's or the pipeline's POST (`path`). Undefined without the header; "replayed" when this request
+ * Idempotency-Key on an operation's or the pipeline's POST (`endpoint`). Undefined without the header; "replayed" when this request
  * repeats one that created a job: the first request's answer was sent again (with the
  * Idempotent-Replayed header) and nothing is created. Otherwise the key to bind to the new job.
  */
+/** The endpoint a fingerprint is taken for. */
+export interface FingerprintedEndpoint {
+  path: string;
+  secretOptions: readonly string[];
+}
+
 export async function idempotencyOf(
   ctx: ApiContext,
   req: Request,
   res: Response,
-  path: string,
+  endpoint: FingerprintedEndpoint,
   accountId: string,
   request: OperationRequest,
 ): Promise<IdempotentRequest | "replayed" | undefined> {
@@ -63,7 +84,7 @@ export async function idempotencyOf(
       "Use 1 to 255 printable characters, e.g. a UUID.",
     );
   }
-  const claim = { key, fingerprint: fingerprint(path, request) };
+  const claim = { key, fingerprint: fingerprint(endpoint, request) };
   return (await replayed(ctx, res, accountId, claim)) ? "replayed" : claim;
 }
 

@@ -21,6 +21,23 @@ export class InputSession {
     return key;
   }
 
+  /** The storage key of the `index`th file sent in a named upload field (Sign PDF's `certificate`). */
+  allocateNamed(field: string, index: number): string {
+    const key = `jobs/${this.jobId}/inputs/${field}-${index}`;
+    this.keys.push(key);
+    return key;
+  }
+
+  /** Stores the job's sealed secret options (never in its row): deleted with the inputs. */
+  async storeSecrets(body: Uint8Array): Promise<{ key: string; size: number }> {
+    const key = `jobs/${this.jobId}/inputs/secret-options`;
+    this.keys.push(key);
+    const write = this.store.put(key, body);
+    this.writes.push(write);
+    await write;
+    return { key, size: body.length };
+  }
+
   async discard(): Promise<void> {
     await Promise.allSettled(this.writes);
     await Promise.all(this.keys.map((key) => this.store.delete(key)));

@@ -11,10 +11,23 @@ export type RequestedInput =
   | { kind: "file"; position: number; file: StoredFile; sha256: string }
   | { kind: "url"; position: number; url: string };
 
+/** A file sent in one of the operation's named upload fields (Sign PDF's `certificate`): stored already. */
+export interface NamedFile {
+  field: string;
+  /** Its place among the files of its field, in the order sent. */
+  index: number;
+  file: StoredFile;
+  sha256: string;
+}
+
 /** What an operation request carries once its body has been read and its uploads stored. */
 export interface OperationRequest {
   /** In the order sent: files and URLs may be mixed in Form A. */
   inputs: RequestedInput[];
+  /** The files of the named upload fields, by field in the order sent. */
+  named: NamedFile[];
+  /** Form A or Form B: only Form A carries named uploads. */
+  form: "multipart" | "json";
   /** The operation's options, or a pipeline's steps, as sent (parsed from JSON in form A). */
   rawOptions: unknown;
   webhookUrl: string | undefined;
@@ -119,27 +132,43 @@ function parseSettingsField(field: SettingsField, values: string[]): unknown {
   }
 }
 
+/** What the endpoint takes besides the inputs: the settings field and the named upload fields. */
+export interface RequestShape {
+  field: SettingsField;
+  /** The operation's named upload fields (FileRule.named), which only Form A can carry. */
+  namedFields: readonly string[];
+}
+
+function wrongFileField(fieldname: string, namedFields: readonly string[]): ApiError {
+  const fields = ["file", ...namedFields].map((name) => `"${name}"`);
+  return new ApiError(
+    "invalid_request",
+    `Files must be sent in the field ${fields.length === 1 ? fields[0] : `${fields.slice(0, -1).join(", ")} or ${fields.at(-1)}`}, not "${fieldname}".`,
+    "",
+  );
+}
+
 async function readMultipart(
   req: Request,
   res: Response,
   session: InputSession,
   maxFileBytes: number,
-  field: SettingsField,
+  { field, namedFields }: RequestShape,
 ): Promise<OperationRequest> {
   let filesSeen = 0;
+  const namedSeen = new Map<string, number>();
   let limitHit: (error: ApiError) => void = () => undefined;
   const overLimit = new Promise<never>((_resolve, reject) => {
     limitHit = reject;
   });
   const engine = new BlobStorageEngine(session.store, {
     place: (request, file) => {
-      if (file.fieldname !== "file") {
-        throw new ApiError(
-          "invalid_request",
-          `Files must be sent in the field "file", not "${file.fieldname}".`,
-          "",
-        );
+      if (namedFields.includes(file.fieldname)) {
+        const index = namedSeen.get(file.fieldname) ?? 0;
+        namedSeen.set(file.fieldname, index + 1);
+        return { key: session.allocateNamed(file.fieldname, index), position: index };
       }
+      if (file.fieldname !== "file") throw wrongFileField(file.fieldname, namedFields);
       // Fields before this file are parsed already, so the URLs seen so far give its place in the order.
       const position = fieldList((request.body as Record<string, unknown>).url).length + filesSeen;
       filesSeen += 1;
@@ -169,7 +198,7 @@ async function readMultipart(
   await Promise.race([parsed, overLimit]);
 
   const body = req.body as Record<string, unknown>;
-  const fields = multipartFields(field);
+  const fields = [...multipartFields(field), ...namedFields];
   const unknown = Object.keys(body).filter((name) => !fields.includes(name));
   if (unknown.length > 0)
     throw new ApiError("invalid_request", `Unknown field ${unknown.join(", ")}.`, fieldsInWords(fields));
@@ -177,17 +206,19 @@ async function readMultipart(
   if (webhooks.length > 1) throw new ApiError("invalid_request", "webhook_url may be sent once.", "");
 
   const inputs: RequestedInput[] = [];
+  const named: NamedFile[] = [];
   const files = Array.isArray(req.files) ? req.files : [];
   for (const [index, file] of files.entries()) {
     const record = engine.records.get(file.path);
     if (!record) throw new Error(`upload ${file.path} has no record`);
     const name = cleanFileName(file.originalname, `file-${index + 1}`);
-    inputs.push({
-      kind: "file",
-      position: record.position,
-      file: { name, size: file.size, contentType: contentTypeOf(name), storageKey: record.key },
-      sha256: record.sha256,
-    });
+    const stored = { name, size: file.size, contentType: contentTypeOf(name), storageKey: record.key };
+    if (file.fieldname === "file") {
+      inputs.push({ kind: "file", position: record.position, file: stored, sha256: record.sha256 });
+    } else {
+      const field = file.fieldname;
+      named.push({ field, index: record.position, file: { ...stored, field }, sha256: record.sha256 });
+    }
   }
   // URLs fill the positions the files did not take, in the order they were sent.
   const taken = new Set(inputs.map((input) => input.position));
@@ -198,7 +229,14 @@ async function readMultipart(
     position += 1;
   }
   inputs.sort((a, b) => a.position - b.position);
-  return { inputs, rawOptions: parseSettingsField(field, fieldList(body[field])), webhookUrl: webhooks[0] };
+  named.sort((a, b) => a.field.localeCompare(b.field) || a.index - b.index);
+  return {
+    inputs,
+    named,
+    form: "multipart",
+    rawOptions: parseSettingsField(field, fieldList(body[field])),
+    webhookUrl: webhooks[0],
+  };
 }
 
 function readJson(req: Request, field: SettingsField): OperationRequest {
@@ -234,6 +272,8 @@ function readJson(req: Request, field: SettingsField): OperationRequest {
   }
   return {
     inputs: urls.map((url, position) => ({ kind: "url", position, url })),
+    named: [],
+    form: "json",
     rawOptions: record[field],
     webhookUrl: record.webhook_url,
   };
@@ -256,10 +296,11 @@ export async function parseOperationRequest(
   res: Response,
   session: InputSession,
   maxFileBytes: number,
-  field: SettingsField = "options",
+  shape: RequestShape = { field: "options", namedFields: [] },
 ): Promise<OperationRequest> {
+  const { field } = shape;
   if (req.is("multipart/form-data")) {
-    return withinDepth(await readMultipart(req, res, session, maxFileBytes, field), field);
+    return withinDepth(await readMultipart(req, res, session, maxFileBytes, shape), field);
   }
   if (req.is("application/json")) return withinDepth(readJson(req, field), field);
   throw new ApiError(

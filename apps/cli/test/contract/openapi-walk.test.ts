@@ -126,34 +126,54 @@ function settingsField(operation: Operation): SettingsField | undefined {
   return undefined;
 }
 
-/** Files an operation's valid request carries: as many as its rules ask, of its first extension. */
-async function inputFiles(operation: Operation): Promise<{ name: string; bytes: Buffer<ArrayBuffer> }[]> {
+interface WalkFile {
+  name: string;
+  bytes: Buffer<ArrayBuffer>;
+  /** A named upload field (Sign PDF's certificate); else the inputs' field, "file". */
+  field?: string;
+}
+
+/**
+ * Files an operation's valid request carries: as many as its rules ask, of its first extension, and one
+ * in each named upload field it requires.
+ */
+async function inputFiles(operation: Operation): Promise<WalkFile[]> {
   const rules = (operation.node["x-octavo-files"] ?? { min: 1, extensions: [".pdf"] }) as {
     min: number;
     extensions: string[];
+    named?: Record<string, { required: boolean; extensions: string[] }>;
   };
   const extension = rules.extensions[0] ?? ".pdf";
   // The API checks names and counts; engines read the contents later, so other types need no real file.
   const bytes = extension === ".pdf" ? await pdfBytes : Buffer.from("stand-in");
-  return Array.from({ length: Math.max(1, rules.min) }, (_, index) => ({
+  const inputs = Array.from({ length: Math.max(1, rules.min) }, (_, index) => ({
     name: `in-${index}${extension}`,
     bytes,
   }));
+  const named = Object.entries(rules.named ?? {})
+    .filter(([, upload]) => upload.required)
+    .map(([field, upload]) => ({
+      name: `${field}${upload.extensions[0] ?? ""}`,
+      bytes: Buffer.from("stand-in"),
+      field,
+    }));
+  return [...inputs, ...named];
 }
 
-function form(
-  files: { name: string; bytes: Buffer<ArrayBuffer> }[],
-  fields: Record<string, string>,
-): FormData {
+function form(files: WalkFile[], fields: Record<string, string>): FormData {
   const data = new FormData();
-  for (const file of files) data.append("file", new Blob([file.bytes]), file.name);
+  for (const file of files) data.append(file.field ?? "file", new Blob([file.bytes]), file.name);
   for (const [name, value] of Object.entries(fields)) data.append(name, value);
   return data;
 }
 
-/** A valid value for the settings field: the options' required properties, or a one-step pipeline. */
+/**
+ * A valid value for the settings field: a one-step pipeline, the options' own example where the document
+ * gives one (redact's are valid only together: at least one thing to remove), else their required properties.
+ */
 function validSettings(schema: Schema): unknown {
   if (schema.type === "array") return [{ operation: "compress" }];
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
   return requiredProperties(schema);
 }
 

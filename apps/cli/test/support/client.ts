@@ -49,16 +49,23 @@ export class Client {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 
-  /** Form A: files (read from disk, sent under the given names) and optional options. */
+  /**
+   * Form A: files (read from disk, sent under the given names, in the field "file" or the named upload
+   * field given) and optional options.
+   */
   async postFiles(
     path: string,
-    files: readonly { path: string; name?: string }[],
+    files: readonly { path: string; name?: string; field?: string }[],
     options?: unknown,
     extraFields: Record<string, string> = {},
   ): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
     const form = new FormData();
     for (const file of files) {
-      form.append("file", new Blob([await readFile(file.path)]), file.name ?? basename(file.path));
+      form.append(
+        file.field ?? "file",
+        new Blob([await readFile(file.path)]),
+        file.name ?? basename(file.path),
+      );
     }
     if (options !== undefined) form.append("options", JSON.stringify(options));
     for (const [name, value] of Object.entries(extraFields)) form.append(name, value);
@@ -144,5 +151,7 @@ export interface JobBody {
   message?: string;
   warnings?: Job["warnings"];
   compression?: Job["compression"];
+  redaction?: Job["redaction"];
+  verification?: Job["verification"];
   steps?: Job["steps"];
 }

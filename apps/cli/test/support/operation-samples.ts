@@ -7,6 +7,8 @@ import { imageFixture } from "./image-fixtures.js";
 export interface OperationSample {
   /** Input file paths, in order. */
   files: string[];
+  /** Files of the operation's named upload fields, by field (Sign PDF's certificate). */
+  named?: Record<string, string[]>;
   /** The options object to send; omitted: the operation's defaults. */
   options?: Record<string, unknown>;
   /** Every output's extension, with the dot: ".pdf". */
@@ -28,6 +30,9 @@ const ooxml = "application/vnd.openxmlformats-officedocument";
 
 /** Known user password (corpus MANIFEST: user=asdfzxcv; AES-128, 1 page). */
 export const unlockSamplePassword = "asdfzxcv";
+
+/** examples/README.md: the password of examples/sample-signer.p12. */
+const samplePasswords = { signer: "example" };
 
 /**
  * A sample job for every operation id, on real files of the corpus, the examples and the image
@@ -90,6 +95,20 @@ export const operationSamples: Record<OperationId, OperationSample> = {
   metadata: { files: [sampleA], options: { title: "Sample title", keywords: ["sample", "test"] }, ...pdf },
   "pdf-info": {
     files: [outline],
+    outputExtension: ".json",
+    outputContentType: "application/json",
+    outputs: 1,
+  },
+  redact: { files: [sampleA], options: { text: ["test document"], presets: ["email"] }, ...pdf },
+  sign: {
+    files: [sampleA],
+    named: { certificate: [example("sample-signer.p12")] },
+    options: { certificatePassword: samplePasswords.signer, reason: "Sample" },
+    ...pdf,
+  },
+  "verify-signatures": {
+    files: [sampleA],
+    named: { roots: [example("sample-root.pem")] },
     outputExtension: ".json",
     outputContentType: "application/json",
     outputs: 1,

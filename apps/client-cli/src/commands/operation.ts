@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { Octavo, OperationId, OperationOptions } from "@octavo/client";
+import type { FileInput, Octavo, OperationId, OperationOptions } from "@octavo/client";
 import type { OperationInfo } from "@octavo/client/catalogue";
 import { createClient, pollSecondsFor } from "../client.js";
 import { ExitCode, exitCodeFor, worstExitCode } from "../exit-codes.js";
@@ -34,6 +34,8 @@ export function checkInputCount(operation: Pick<OperationInfo, "id" | "files">, 
 interface Run {
   operation: OperationInfo;
   options: Record<string, unknown>;
+  /** The files of the operation's named upload fields (--certificate), sent with every job of the run. */
+  named: FileInput[];
   settings: RunSettings;
   client: Octavo;
   reporter: Reporter;
@@ -67,6 +69,7 @@ export async function runOperation(
   const run: Run = {
     operation,
     options,
+    named: namedUploads(operation, values, io.cwd),
     settings,
     client,
     reporter,
@@ -90,6 +93,19 @@ export async function runOperation(
   }
 }
 
+/** The paths given to the flags of the operation's named upload fields (--certificate signer.p12). */
+function namedUploads(
+  operation: OperationInfo,
+  values: Readonly<Record<string, unknown>>,
+  cwd: string,
+): FileInput[] {
+  return Object.keys(operation.files.named ?? {}).flatMap((field) => {
+    const given = values[field];
+    const paths = given === undefined ? [] : Array.isArray(given) ? given.map(String) : [String(given)];
+    return paths.map((path) => ({ path: resolve(cwd, path), field }));
+  });
+}
+
 /** What names a job in messages: its input, or the page of html-to-pdf's --url. */
 function labelOf(run: Pick<Run, "options">, group: readonly CliInput[]): string {
   const page = run.options.url;
@@ -103,7 +119,7 @@ async function runJob(run: Run, group: readonly CliInput[], progress: JobProgres
   try {
     const created = await client.submit(
       run.operation.id,
-      group.map(sdkInput),
+      [...group.map(sdkInput), ...run.named],
       // The catalogue's operation is only known at run time; the API validates the options.
       run.options as OperationOptions[OperationId],
       {

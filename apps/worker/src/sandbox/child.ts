@@ -4,7 +4,7 @@ import { JobFailure } from "@octavo/engines";
 import { drainMupdfLog, loadMupdf, renewMupdf } from "@octavo/mupdf";
 import { killProcessTree } from "../process-tree.js";
 import { dispatch } from "./dispatch.js";
-import type { RunMessage, SandboxEngine, SandboxMessage, SandboxResult, SandboxTask } from "./protocol.js";
+import type { RunMessage, SandboxMessage, SandboxResult } from "./protocol.js";
 
 /**
  * The sandbox: a child process that parses untrusted files with the engines, one job at a time, and
@@ -60,12 +60,14 @@ function restoreTempDir(): void {
   else process.env.TMPDIR = sandboxTmpDir;
 }
 
-async function run(task: SandboxTask, engine: SandboxEngine): Promise<SandboxResult> {
+async function run(message: RunMessage): Promise<SandboxResult> {
+  const { task, engine } = message;
   try {
     await useJobTempDir(task.workDir);
     const result = await dispatch(task, engine, {
       workDir: task.workDir,
       onProgress: (fraction) => void send({ type: "progress", fraction }),
+      urlAllowlist: message.urlAllowlist,
     });
     return {
       type: "done",
@@ -94,7 +96,7 @@ process.on("message", (message: RunMessage) => {
   jobs = jobs.then(async () => {
     await nextInstance;
     drainMupdfLog();
-    await send(await run(message.task, message.engine));
+    await send(await run(message));
     nextInstance = renewMupdf();
     // Under load V8 collects the old instances as it goes; once the sandbox waits, a full collection
     // releases the last one's memory at once (too slow to run after every job: about 12 ms).

@@ -5,11 +5,17 @@ import type { SandboxEngine, SandboxTask } from "./protocol.js";
 
 export type DispatchResult = EngineResult & { report?: Record<string, unknown> };
 
+/** What a sandbox gives every engine besides the job's files and options. */
+export type SandboxContext = EngineContext & {
+  /** The operator's OCTAVO_URL_ALLOWLIST, for an engine that makes a request (Sign PDF's time-stamp). */
+  urlAllowlist: string;
+};
+
 /** Every sandboxed engine: (input or inputs, options, context), as the catalogue's EngineExport says. */
 type EngineFunction = (
   input: EngineInput | EngineInput[],
   options: object,
-  ctx: EngineContext & { cpus: number },
+  ctx: SandboxContext & { cpus: number },
 ) => Promise<DispatchResult>;
 
 function single(inputs: readonly EngineInput[]): EngineInput {
@@ -33,7 +39,7 @@ export async function engineFunction(engine: EngineExport): Promise<EngineFuncti
 export async function dispatch(
   task: SandboxTask,
   engine: SandboxEngine,
-  ctx: EngineContext,
+  ctx: SandboxContext,
 ): Promise<DispatchResult> {
   const run = await engineFunction(engine);
   const inputs = engine.manyInputs ? task.inputs : single(task.inputs);

@@ -16,7 +16,7 @@ export type EngineTask<K extends OperationId = OperationId> = K extends Operatio
       operation: K;
       /** Validated, with defaults, by the API against the operation's schema. */
       options: OptionsOf<K>;
-      inputs: { path: string; name: string }[];
+      inputs: { path: string; name: string; field?: string }[];
       workDir: string;
     }
   : never;
@@ -35,7 +35,7 @@ export interface TaskOutput {
  * so the sandbox never loads the contracts (their schemas would grow every sandbox's heap and start).
  */
 export interface SandboxEngine extends EngineExport {
-  /** The engine takes all inputs as an array, not the one input. */
+  /** The engine takes all inputs as an array, not the one input (several files, or named uploads). */
   manyInputs: boolean;
 }
 
@@ -43,6 +43,11 @@ export interface RunMessage {
   type: "run";
   task: SandboxTask;
   engine: SandboxEngine;
+  /**
+   * The operator's OCTAVO_URL_ALLOWLIST: the outbound policy of an engine that makes a request (Sign PDF's
+   * time-stamp server). The sandbox's environment holds none of the worker's settings.
+   */
+  urlAllowlist: string;
 }
 
 export type SandboxMessage =

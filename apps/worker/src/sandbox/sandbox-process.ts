@@ -43,7 +43,10 @@ export class SandboxProcess {
   /** Jobs this process has run (or is running). */
   jobs = 0;
 
-  constructor(maxHeapMb: number) {
+  constructor(
+    maxHeapMb: number,
+    private readonly urlAllowlist: string,
+  ) {
     this.child = fork(CHILD_ENTRY, [], {
       // --expose-gc: the sandbox collects garbage when it waits, releasing the last job's MuPDF memory.
       execArgv: [`--max-old-space-size=${maxHeapMb}`, "--expose-gc"],
@@ -160,7 +163,12 @@ export class SandboxProcess {
       if (options.signal?.aborted) return onAbort();
       options.signal?.addEventListener("abort", onAbort, { once: true });
       if (!this.alive) return onExit(child.exitCode, child.signalCode);
-      const message: RunMessage = { type: "run", task, engine: sandboxEngineOf(task.operation) };
+      const message: RunMessage = {
+        type: "run",
+        task,
+        engine: sandboxEngineOf(task.operation),
+        urlAllowlist: this.urlAllowlist,
+      };
       child.send(message);
     });
   }

@@ -10,6 +10,8 @@ export interface SandboxLimits {
   maxResidentBytes: number;
   /** Reusable processes kept waiting between jobs (the worker's engine slots). */
   maxIdle: number;
+  /** OCTAVO_URL_ALLOWLIST, for the engines that make a request (Sign PDF's time-stamp). */
+  urlAllowlist: string;
 }
 
 /**
@@ -70,7 +72,7 @@ export class Sandboxes {
 
   private start(): SandboxProcess {
     this.started += 1;
-    return new SandboxProcess(this.limits.maxHeapMb);
+    return new SandboxProcess(this.limits.maxHeapMb, this.limits.urlAllowlist);
   }
 
   private mayContinue(sandbox: SandboxProcess): boolean {

@@ -578,6 +578,80 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/redact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redact PDF
+         * @description Removes, not covers, exact text, RE2 patterns, presets (email, phone, IBAN, card, SSN, IP addresses) and areas. What the rules find on the pages asked leaves the content: the glyphs, and the image pixels and vector art under each box, with the links and annotations a box touches; a box of the fill colour is left in each place. sanitize (default) also removes metadata, attachments, JavaScript and matching outline entries. The job's redaction counts the matches per page and rule, never their text. A page that is only an image fails with conversion_failed: OCR it first (a pipeline of ocr then redact).
+         *
+         *     Files: 1 file (.pdf), uploaded or given by URL. Credits: 2 credits, charged only if the job succeeds.
+         *
+         *     Answers 202 at once; poll statusUrl (or pass webhook_url on a paid plan) until the job is done or failed.
+         */
+        post: operations["redact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign PDF
+         * @description Signs with a PAdES baseline signature (ETSI.CAdES.detached, SHA-256; B-B, or B-T with a time-stamp server) in an incremental update, so the original bytes and earlier signatures stay intact; visible or invisible, approval or certification (DocMDP). The certificate is refused before signing when its password is wrong, it is expired or not yet valid, its key does not match or it may not sign.
+         *
+         *     Files: 1 file (.pdf), uploaded or given by URL. Credits: 2 credits, charged only if the job succeeds.
+         *
+         *     Answers 202 at once; poll statusUrl (or pass webhook_url on a paid plan) until the job is done or failed.
+         */
+        post: operations["sign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/verify-signatures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify signatures
+         * @description Reports every signature (report.json, and in the job as verification): integrity, what the signature covers and whether later revisions only made allowed changes, the certificate's validity at signing time, the chain to a trusted root, the time-stamp, and revocation data only as far as the file embeds it (nothing is fetched). A file without signatures gives a report with none.
+         *
+         *     The JSON output follows components.schemas.SignatureReport.
+         *
+         *     Files: 1 file (.pdf), uploaded or given by URL. Credits: 1 credit, charged only if the job succeeds.
+         *
+         *     Answers 202 at once; poll statusUrl (or pass webhook_url on a paid plan) until the job is done or failed.
+         */
+        post: operations["verifySignatures"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/pipeline": {
         parameters: {
             query?: never;
@@ -825,7 +899,7 @@ export type components = {
             /** @description From 0 to 1; 1 when done. */
             progress: number;
             /** @description The operation the job runs; pipeline for a job of POST /v1/pipeline. */
-            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "pipeline";
+            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "redact" | "sign" | "verify-signatures" | "pipeline";
             /** @description Credits the job costs if it succeeds; a failed job costs nothing. */
             credits: number;
             /**
@@ -868,6 +942,97 @@ export type components = {
                 /** @description Whether the result is under targetKB; false means the smallest result is returned. */
                 targetMet?: boolean;
             };
+            /** @description Redact jobs only: what was removed where, as counts; never the text that matched. */
+            redaction?: {
+                /** @description The pages where something was removed, in order; the others are left out. */
+                pages: {
+                    /** @description The page, 1-based. */
+                    page: number;
+                    /** @description Matches removed on the page, by rule: "text[0]" for options.text[0], "patterns[1]" for options.patterns[1], a preset by its name ("email"). Rules without a match are left out. */
+                    matches: {
+                        [key: string]: number;
+                    };
+                    /** @description Areas of options.areas cleared on the page. */
+                    areas: number;
+                }[];
+                /** @description Matches and areas removed in the whole document. */
+                total: number;
+            };
+            /** @description Verify signatures jobs only: the report, also downloadable as report.json. */
+            verification?: {
+                /** @description The input's name. */
+                file: string;
+                /** @description Empty for a file without signatures. */
+                signatures: {
+                    /** @description The signature field's full name. */
+                    fieldName: string;
+                    subFilter: string | null;
+                    digestAlgorithm: string | null;
+                    signer: {
+                        subject: string;
+                        issuer: string;
+                        /** @description Hexadecimal. */
+                        serialNumber: string;
+                    } | null;
+                    signingTime: {
+                        claimed: string | null;
+                        timestamp: string | null;
+                    };
+                    reason: string | null;
+                    location: string | null;
+                    integrity: {
+                        /** @description The signed bytes match the signature, and the /ByteRange leaves out exactly the signature itself. */
+                        valid: boolean;
+                        problem: string | null;
+                    };
+                    coverage: {
+                        /** @description The signature covers the file as it is. */
+                        wholeFile: boolean;
+                        signedBytes: number;
+                        fileBytes: number;
+                        /** @description The incremental updates after the signed revision, each classed. */
+                        laterRevisions: {
+                            /** @description The byte offset where the revision ends. */
+                            endsAt: number;
+                            changes: string[];
+                            /** @description Every change is one a signed file may take (signatures, form filling, annotations where the certification allows them, validation data). */
+                            allowed: boolean;
+                        }[];
+                    };
+                    certification: {
+                        permissions: 1 | 2 | 3;
+                    } | null;
+                    certificate: {
+                        /** Format: date-time */
+                        notBefore: string;
+                        /** Format: date-time */
+                        notAfter: string;
+                        validAtSigningTime: boolean;
+                    } | null;
+                    chain: {
+                        /** @description The chain ends at a root of Debian's ca-certificates or one of the `roots` uploaded. */
+                        trusted: boolean;
+                        /** @description Subjects from the signer to the root. */
+                        path: string[];
+                        problem: string | null;
+                    };
+                    timestamp: {
+                        present: boolean;
+                        valid: boolean | null;
+                    };
+                    revocation: {
+                        /** @description The file or the signature embeds OCSP answers or CRLs. */
+                        embedded: boolean;
+                        /**
+                         * @description Nothing is fetched from the network.
+                         * @constant
+                         */
+                        fetched: false;
+                    };
+                    /** @description Intact, every later change allowed, the certificate valid at signing time and its chain trusted. */
+                    valid: boolean;
+                }[];
+            };
         };
         /** @description A page of the caller's jobs, as GET /v1/jobs returns it. */
         JobList: {
@@ -881,7 +1046,7 @@ export type components = {
         /** @description One step of a pipeline job (POST /v1/pipeline), in order. */
         JobStep: {
             /** @description The step's operation. */
-            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown";
+            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "redact" | "sign" | "verify-signatures";
             /** @description queued until it starts, then active, then done or failed. */
             status: "queued" | "active" | "done" | "failed";
             /**
@@ -1053,6 +1218,81 @@ export type components = {
                     /** @description 1-based page number. */
                     last: number;
                 };
+            }[];
+        };
+        /** @description The signatures of a PDF and what each is worth. */
+        SignatureReport: {
+            /** @description The input's name. */
+            file: string;
+            /** @description Empty for a file without signatures. */
+            signatures: {
+                /** @description The signature field's full name. */
+                fieldName: string;
+                subFilter: string | null;
+                digestAlgorithm: string | null;
+                signer: {
+                    subject: string;
+                    issuer: string;
+                    /** @description Hexadecimal. */
+                    serialNumber: string;
+                } | null;
+                signingTime: {
+                    claimed: string | null;
+                    timestamp: string | null;
+                };
+                reason: string | null;
+                location: string | null;
+                integrity: {
+                    /** @description The signed bytes match the signature, and the /ByteRange leaves out exactly the signature itself. */
+                    valid: boolean;
+                    problem: string | null;
+                };
+                coverage: {
+                    /** @description The signature covers the file as it is. */
+                    wholeFile: boolean;
+                    signedBytes: number;
+                    fileBytes: number;
+                    /** @description The incremental updates after the signed revision, each classed. */
+                    laterRevisions: {
+                        /** @description The byte offset where the revision ends. */
+                        endsAt: number;
+                        changes: string[];
+                        /** @description Every change is one a signed file may take (signatures, form filling, annotations where the certification allows them, validation data). */
+                        allowed: boolean;
+                    }[];
+                };
+                certification: {
+                    permissions: 1 | 2 | 3;
+                } | null;
+                certificate: {
+                    /** Format: date-time */
+                    notBefore: string;
+                    /** Format: date-time */
+                    notAfter: string;
+                    validAtSigningTime: boolean;
+                } | null;
+                chain: {
+                    /** @description The chain ends at a root of Debian's ca-certificates or one of the `roots` uploaded. */
+                    trusted: boolean;
+                    /** @description Subjects from the signer to the root. */
+                    path: string[];
+                    problem: string | null;
+                };
+                timestamp: {
+                    present: boolean;
+                    valid: boolean | null;
+                };
+                revocation: {
+                    /** @description The file or the signature embeds OCSP answers or CRLs. */
+                    embedded: boolean;
+                    /**
+                     * @description Nothing is fetched from the network.
+                     * @constant
+                     */
+                    fetched: false;
+                };
+                /** @description Intact, every later change allowed, the certificate valid at signing time and its chain trusted. */
+                valid: boolean;
             }[];
         };
         /** @description This operation takes no options; send {} or leave options out. */
@@ -1393,6 +1633,92 @@ export type components = {
             chunking?: {
                 /** @description The longest chunk, in characters of its Markdown. */
                 maxCharacters: number;
+            };
+        };
+        /**
+         * @description Options of Redact PDF. At least one of text, patterns, presets or areas must be given, not empty (400 invalid_options otherwise).
+         * @example {
+         *       "text": [
+         *         "Jane Doe"
+         *       ],
+         *       "presets": [
+         *         "email",
+         *         "phone"
+         *       ]
+         *     }
+         */
+        RedactOptions: {
+            /** @description Exact strings to remove wherever they occur, a term's words also across line breaks and a word hyphenated at a line's end. */
+            text?: string[];
+            /**
+             * @description Match text with its case; otherwise JOHN, John and john all match.
+             * @default false
+             */
+            caseSensitive?: boolean;
+            /**
+             * @description Match text only where no letter or digit touches it ("Ann" then leaves "Anna").
+             * @default false
+             */
+            wholeWords?: boolean;
+            /** @description Regular expressions in RE2's syntax (no look-around or back-references; (?i) for any case), matched in linear time. A pattern RE2 cannot read is refused with invalid_options. */
+            patterns?: string[];
+            /** @description Kinds of personal data to find, each checked beyond its shape so look-alikes stay. */
+            presets?: ("email" | "phone" | "iban" | "card" | "ssn" | "ipv4" | "ipv6")[];
+            /** @description Rectangles whose content is removed whole: text, image pixels, vector art, links and annotations. */
+            areas?: {
+                /** @description The page, 1-based. */
+                page: number;
+                /** @description [x, y, width, height] in points (1/72 inch) from the top-left corner of the page as it is displayed (its rotation and crop box applied); width and height above 0. */
+                rect: number[];
+            }[];
+            /**
+             * Format: page-ranges
+             * @description Pages searched for text, patterns and presets, e.g. "1-3, 5"; areas name their own pages. Omitted: all pages. A range runs forwards: "5-2" is refused (write 2-5).
+             */
+            pages?: string;
+            /**
+             * @description Also remove the document metadata (Info and XMP), attachments, JavaScript and the outline entries whose titles match.
+             * @default true
+             */
+            sanitize?: boolean;
+            /**
+             * @description Colour of the boxes left where content was removed, as "#RRGGBB".
+             * @default #000000
+             */
+            fill?: string;
+            /** @description Text written in each box, e.g. "REDACTED", upright as the page is displayed. */
+            label?: string;
+        };
+        /** @description Options of Sign PDF. */
+        SignOptions: {
+            /** @description Password of the PKCS#12 file sent in the `certificate` field. Required (empty for a file without one). It is used only inside the job's sandbox and is never stored with the job, logged or returned. */
+            certificatePassword: string;
+            /** @description Why the document is signed (/Reason), e.g. Approved. */
+            reason?: string;
+            /** @description Where it is signed (/Location). */
+            location?: string;
+            /** @description How to reach the signer (/ContactInfo). */
+            contactInfo?: string;
+            /** @description The signature field to sign: an existing empty one, or a new field of this name. Omitted: a new field Signature<n>. */
+            fieldName?: string;
+            /**
+             * @description A certification signature (DocMDP) allowing after it: 1 no change, 2 form filling and signing, 3 also annotations. Omitted: an approval signature. Only the first signature of a file can certify.
+             * @enum {integer}
+             */
+            certify?: 1 | 2 | 3;
+            /** @description An RFC 3161 time-stamp server: the signature becomes PAdES B-T. The address follows the same outbound rules as URL inputs (public addresses only). */
+            timestampUrl?: string;
+            /** @description A visible signature: a box with the signer's name, the date and the reason, and the `image` upload when one is sent. Omitted: the signature is invisible (unless the field signed already has a box). */
+            appearance?: {
+                /** @description 1-based page the signature is drawn on. */
+                page: number;
+                /** @description [x, y, width, height] in points from the top-left corner of the page as displayed (rotation considered), inside the page. Omitted: position decides, with a 200 × 60 pt box. */
+                rect?: number[];
+                /**
+                 * @description A corner or the centre of the page, 24 pt from the edges; default bottom-right.
+                 * @enum {string}
+                 */
+                position?: "top-left" | "top-right" | "bottom-left" | "bottom-right" | "center";
             };
         };
     };
@@ -3516,6 +3842,226 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    redact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours returns the first answer and creates no second job; the same key with a different request answers 409 idempotency_conflict. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description Input files, repeatable, processed in the order sent. */
+                    file?: string[];
+                    /** @description Public URL of an input file, repeatable. */
+                    url?: string[];
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
+                    options?: string;
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                };
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls?: string[];
+                    options?: components["schemas"]["RedactOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["RedactOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the job is queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["NotInPlan"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    sign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours returns the first answer and creates no second job; the same key with a different request answers 409 idempotency_conflict. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description Input files, repeatable, processed in the order sent. */
+                    file?: string[];
+                    /** @description Public URL of an input file, repeatable. */
+                    url?: string[];
+                    /** @description The signer's certificate and private key, a PKCS#12 file; options.certificatePassword opens it. Required; one file (.p12, .pfx), uploaded in this field (multipart only, never a URL). */
+                    certificate?: string[];
+                    /** @description A picture drawn in a visible signature (a handwritten signature, a seal). Optional; one file (.png, .jpg, .jpeg), uploaded in this field (multipart only, never a URL). */
+                    image?: string[];
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
+                    options?: string;
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the job is queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["NotInPlan"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    verifySignatures: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours returns the first answer and creates no second job; the same key with a different request answers 409 idempotency_conflict. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description Input files, repeatable, processed in the order sent. */
+                    file?: string[];
+                    /** @description Public URL of an input file, repeatable. */
+                    url?: string[];
+                    /** @description Certificates to trust beside Debian's ca-certificates (PEM or DER), e.g. a company's own root. Optional; at most 10 files (.pem, .crt, .cer, .der), uploaded in this field (multipart only, never a URL). */
+                    roots?: string[];
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
+                    options?: string;
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                };
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls?: string[];
+                    options?: components["schemas"]["NoOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["NoOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the job is queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["NotInPlan"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     pipeline: {
         parameters: {
             query?: never;
@@ -3645,6 +4191,18 @@ export interface operations {
                         /** @constant */
                         operation: "pdf-to-markdown";
                         options?: components["schemas"]["PdfToMarkdownOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "redact";
+                        options?: components["schemas"]["RedactOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "sign";
+                        options?: components["schemas"]["SignOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "verify-signatures";
+                        options?: components["schemas"]["NoOptions"];
                     })[];
                     /**
                      * Format: uri
@@ -3755,6 +4313,18 @@ export interface operations {
                         /** @constant */
                         operation: "pdf-to-markdown";
                         options?: components["schemas"]["PdfToMarkdownOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "redact";
+                        options?: components["schemas"]["RedactOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "sign";
+                        options?: components["schemas"]["SignOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "verify-signatures";
+                        options?: components["schemas"]["NoOptions"];
                     })[];
                     /**
                      * Format: uri
@@ -3795,7 +4365,7 @@ export interface operations {
                 /** @description Only jobs in this status. */
                 status?: "queued" | "active" | "done" | "failed";
                 /** @description Only jobs of this operation. */
-                operation?: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "pipeline";
+                operation?: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "redact" | "sign" | "verify-signatures" | "pipeline";
                 /** @description Only jobs accepted at or after this time (RFC 3339). */
                 createdAfter?: string;
                 /** @description Only jobs accepted before this time (RFC 3339). */
@@ -3976,7 +4546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MarkdownDocument"] | {
+                    "application/json": components["schemas"]["MarkdownDocument"] | components["schemas"]["SignatureReport"] | {
                         [key: string]: unknown;
                     };
                     "*/*": string;

@@ -1005,5 +1005,247 @@ export const operationCatalogue: readonly OperationInfo[] = [
         "description": "Group the blocks into chunks for retrieval (format json only): a chunk never splits a table row or a sentence, and carries its heading path and pages. Omitted: no chunks."
       }
     ]
+  },
+  {
+    "id": "redact",
+    "method": "redact",
+    "path": "/v1/redact",
+    "title": "Redact PDF",
+    "description": "Removes, not covers, exact text, RE2 patterns, presets (email, phone, IBAN, card, SSN, IP addresses) and areas. What the rules find on the pages asked leaves the content: the glyphs, and the image pixels and vector art under each box, with the links and annotations a box touches; a box of the fill colour is left in each place. sanitize (default) also removes metadata, attachments, JavaScript and matching outline entries. The job's redaction counts the matches per page and rule, never their text. A page that is only an image fails with conversion_failed: OCR it first (a pipeline of ocr then redact).",
+    "credits": 2,
+    "files": {
+      "min": 1,
+      "max": 1,
+      "extensions": [
+        ".pdf"
+      ]
+    },
+    "options": [
+      {
+        "name": "text",
+        "type": "array",
+        "required": false,
+        "description": "Exact strings to remove wherever they occur, a term's words also across line breaks and a word hyphenated at a line's end.",
+        "maxItems": 100,
+        "items": {
+          "type": "string"
+        }
+      },
+      {
+        "name": "caseSensitive",
+        "type": "boolean",
+        "required": false,
+        "description": "Match text with its case; otherwise JOHN, John and john all match.",
+        "default": false
+      },
+      {
+        "name": "wholeWords",
+        "type": "boolean",
+        "required": false,
+        "description": "Match text only where no letter or digit touches it (\"Ann\" then leaves \"Anna\").",
+        "default": false
+      },
+      {
+        "name": "patterns",
+        "type": "array",
+        "required": false,
+        "description": "Regular expressions in RE2's syntax (no look-around or back-references; (?i) for any case), matched in linear time. A pattern RE2 cannot read is refused with invalid_options.",
+        "maxItems": 20,
+        "items": {
+          "type": "string"
+        }
+      },
+      {
+        "name": "presets",
+        "type": "array",
+        "required": false,
+        "description": "Kinds of personal data to find, each checked beyond its shape so look-alikes stay.",
+        "maxItems": 7,
+        "items": {
+          "type": "string",
+          "enum": [
+            "email",
+            "phone",
+            "iban",
+            "card",
+            "ssn",
+            "ipv4",
+            "ipv6"
+          ]
+        }
+      },
+      {
+        "name": "areas",
+        "type": "array",
+        "required": false,
+        "description": "Rectangles whose content is removed whole: text, image pixels, vector art, links and annotations.",
+        "maxItems": 500,
+        "items": {
+          "type": "object"
+        }
+      },
+      {
+        "name": "pages",
+        "type": "string",
+        "required": false,
+        "description": "Pages searched for text, patterns and presets, e.g. \"1-3, 5\"; areas name their own pages. Omitted: all pages. A range runs forwards: \"5-2\" is refused (write 2-5).",
+        "pattern": "^\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*(?:,\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*)*$"
+      },
+      {
+        "name": "sanitize",
+        "type": "boolean",
+        "required": false,
+        "description": "Also remove the document metadata (Info and XMP), attachments, JavaScript and the outline entries whose titles match.",
+        "default": true
+      },
+      {
+        "name": "fill",
+        "type": "string",
+        "required": false,
+        "description": "Colour of the boxes left where content was removed, as \"#RRGGBB\".",
+        "pattern": "^#[0-9A-Fa-f]{6}$",
+        "default": "#000000"
+      },
+      {
+        "name": "label",
+        "type": "string",
+        "required": false,
+        "description": "Text written in each box, e.g. \"REDACTED\", upright as the page is displayed.",
+        "minLength": 1,
+        "maxLength": 40
+      }
+    ]
+  },
+  {
+    "id": "sign",
+    "method": "sign",
+    "path": "/v1/sign",
+    "title": "Sign PDF",
+    "description": "Signs with a PAdES baseline signature (ETSI.CAdES.detached, SHA-256; B-B, or B-T with a time-stamp server) in an incremental update, so the original bytes and earlier signatures stay intact; visible or invisible, approval or certification (DocMDP). The certificate is refused before signing when its password is wrong, it is expired or not yet valid, its key does not match or it may not sign.",
+    "credits": 2,
+    "files": {
+      "min": 1,
+      "max": 1,
+      "extensions": [
+        ".pdf"
+      ],
+      "named": {
+        "certificate": {
+          "description": "The signer's certificate and private key, a PKCS#12 file; options.certificatePassword opens it.",
+          "required": true,
+          "max": 1,
+          "extensions": [
+            ".p12",
+            ".pfx"
+          ]
+        },
+        "image": {
+          "description": "A picture drawn in a visible signature (a handwritten signature, a seal).",
+          "required": false,
+          "max": 1,
+          "extensions": [
+            ".png",
+            ".jpg",
+            ".jpeg"
+          ]
+        }
+      }
+    },
+    "options": [
+      {
+        "name": "certificatePassword",
+        "type": "string",
+        "required": true,
+        "description": "Password of the PKCS#12 file sent in the `certificate` field. Required (empty for a file without one). It is used only inside the job's sandbox and is never stored with the job, logged or returned.",
+        "minLength": 0,
+        "maxLength": 1024
+      },
+      {
+        "name": "reason",
+        "type": "string",
+        "required": false,
+        "description": "Why the document is signed (/Reason), e.g. Approved.",
+        "minLength": 1,
+        "maxLength": 200
+      },
+      {
+        "name": "location",
+        "type": "string",
+        "required": false,
+        "description": "Where it is signed (/Location).",
+        "minLength": 1,
+        "maxLength": 200
+      },
+      {
+        "name": "contactInfo",
+        "type": "string",
+        "required": false,
+        "description": "How to reach the signer (/ContactInfo).",
+        "minLength": 1,
+        "maxLength": 200
+      },
+      {
+        "name": "fieldName",
+        "type": "string",
+        "required": false,
+        "description": "The signature field to sign: an existing empty one, or a new field of this name. Omitted: a new field Signature<n>.",
+        "minLength": 1,
+        "maxLength": 127
+      },
+      {
+        "name": "certify",
+        "type": "integer",
+        "required": false,
+        "description": "A certification signature (DocMDP) allowing after it: 1 no change, 2 form filling and signing, 3 also annotations. Omitted: an approval signature. Only the first signature of a file can certify.",
+        "enum": [
+          1,
+          2,
+          3
+        ]
+      },
+      {
+        "name": "timestampUrl",
+        "type": "string",
+        "required": false,
+        "description": "An RFC 3161 time-stamp server: the signature becomes PAdES B-T. The address follows the same outbound rules as URL inputs (public addresses only).",
+        "maxLength": 2048,
+        "pattern": "^[hH][tT][tT][pP][sS]?://"
+      },
+      {
+        "name": "appearance",
+        "type": "object",
+        "required": false,
+        "description": "A visible signature: a box with the signer's name, the date and the reason, and the `image` upload when one is sent. Omitted: the signature is invisible (unless the field signed already has a box)."
+      }
+    ]
+  },
+  {
+    "id": "verify-signatures",
+    "method": "verifySignatures",
+    "path": "/v1/verify-signatures",
+    "title": "Verify signatures",
+    "description": "Reports every signature (report.json, and in the job as verification): integrity, what the signature covers and whether later revisions only made allowed changes, the certificate's validity at signing time, the chain to a trusted root, the time-stamp, and revocation data only as far as the file embeds it (nothing is fetched). A file without signatures gives a report with none.",
+    "credits": 1,
+    "files": {
+      "min": 1,
+      "max": 1,
+      "extensions": [
+        ".pdf"
+      ],
+      "named": {
+        "roots": {
+          "description": "Certificates to trust beside Debian's ca-certificates (PEM or DER), e.g. a company's own root.",
+          "required": false,
+          "max": 10,
+          "extensions": [
+            ".pem",
+            ".crt",
+            ".cer",
+            ".der"
+          ]
+        }
+      }
+    },
+    "options": []
   }
 ];

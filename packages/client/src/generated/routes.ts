@@ -28,6 +28,9 @@ export const operationPaths = {
   "metadata": "/v1/metadata",
   "pdf-info": "/v1/pdf-info",
   "pdf-to-markdown": "/v1/convert/pdf-to-markdown",
+  "redact": "/v1/redact",
+  "sign": "/v1/sign",
+  "verify-signatures": "/v1/verify-signatures",
 } as const;
 
 /** The file extensions each operation accepts: an unnamed upload is named with the first. */
@@ -56,6 +59,9 @@ export const operationExtensions: Record<keyof typeof operationPaths, readonly s
   "metadata": [".pdf"],
   "pdf-info": [".pdf"],
   "pdf-to-markdown": [".pdf"],
+  "redact": [".pdf"],
+  "sign": [".pdf"],
+  "verify-signatures": [".pdf"],
 };
 
 /** Every operation's options object, by operation id. */
@@ -84,4 +90,7 @@ export interface OperationOptions {
   "metadata": components["schemas"]["MetadataOptions"];
   "pdf-info": components["schemas"]["NoOptions"];
   "pdf-to-markdown": components["schemas"]["PdfToMarkdownOptions"];
+  "redact": components["schemas"]["RedactOptions"];
+  "sign": components["schemas"]["SignOptions"];
+  "verify-signatures": components["schemas"]["NoOptions"];
 }

@@ -1,6 +1,6 @@
 import { serviceLimits } from "../limits.js";
 import type { OperationId } from "../operation-ids.js";
-import { type OperationSpec, operations } from "../operations.js";
+import { type FileRule, type OperationSpec, operations } from "../operations.js";
 import { MAX_PIPELINE_STEPS, PIPELINE_PATH } from "../pipelines.js";
 import { bytesPerMB } from "../plans.js";
 import { responseRef } from "./error-responses.js";
@@ -64,7 +64,25 @@ function operationOptionsField(spec: OperationSpec): BodyField {
   };
 }
 
-function requestBody(field: BodyField): Record<string, unknown> {
+/** The multipart fields of an operation's named uploads (Sign PDF's certificate, Verify signatures' roots). */
+function namedUploadFields(named: FileRule["named"]): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(named ?? {}).map(([name, upload]) => [
+      name,
+      {
+        type: "array",
+        items: { type: "string", format: "binary", contentMediaType: "application/octet-stream" },
+        maxItems: upload.max,
+        description:
+          `${upload.description} ${upload.required ? "Required" : "Optional"}; ` +
+          `${upload.max === 1 ? "one file" : `at most ${upload.max} files`} (${upload.extensions.join(", ")}), ` +
+          "uploaded in this field (multipart only, never a URL).",
+      },
+    ]),
+  );
+}
+
+function requestBody(field: BodyField, named?: FileRule["named"]): Record<string, unknown> {
   const webhookUrl = {
     ...uri,
     description:
@@ -79,6 +97,7 @@ function requestBody(field: BodyField): Record<string, unknown> {
         description: "Input files, repeatable, processed in the order sent.",
       },
       url: { type: "array", items: uri, description: "Public URL of an input file, repeatable." },
+      ...namedUploadFields(named),
       [field.name]: {
         type: "string",
         contentMediaType: "application/json",
@@ -109,9 +128,14 @@ function requestBody(field: BodyField): Record<string, unknown> {
     additionalProperties: false,
   });
   const json = { anyOf: [withInput("url"), withInput("urls")] };
+  // A required upload cannot come in a JSON body.
+  const jsonAllowed = !Object.values(named ?? {}).some((upload) => upload.required);
   return {
     required: true,
-    content: { "multipart/form-data": { schema: multipart }, "application/json": { schema: json } },
+    content: {
+      "multipart/form-data": { schema: multipart },
+      ...(jsonAllowed ? { "application/json": { schema: json } } : {}),
+    },
   };
 }
 
@@ -121,6 +145,7 @@ interface PostEndpoint {
   summary: string;
   description: string;
   field: BodyField;
+  named?: FileRule["named"];
   /** OpenAPI "x-" fields of the operation object. */
   extensions?: Record<string, unknown>;
 }
@@ -132,6 +157,7 @@ function operationPath(spec: OperationSpec): Record<string, unknown> {
     summary: spec.title,
     description: describeOperation(spec),
     field: operationOptionsField(spec),
+    ...(spec.files.named === undefined ? {} : { named: spec.files.named }),
     // The facts the prose above gives, for generators (the SDK and its CLI): the id a pipeline step
     // names, the credits, and the file rules.
     extensions: {
@@ -164,7 +190,7 @@ function postPath(endpoint: PostEndpoint): Record<string, unknown> {
             "Makes a retry safe: the same key with the same request within 24 hours returns the first answer and creates no second job; the same key with a different request answers 409 idempotency_conflict.",
         },
       ],
-      requestBody: requestBody(endpoint.field),
+      requestBody: requestBody(endpoint.field, endpoint.named),
       responses: {
         "202": {
           description: "Accepted: the job is queued.",

@@ -8,6 +8,7 @@ import * as requestIds from "./006-request-ids.js";
 import * as jobListing from "./007-job-listing.js";
 import * as deletedResults from "./008-deleted-results.js";
 import * as pipelineSteps from "./009-pipeline-steps.js";
+import * as namedInputs from "./010-named-inputs.js";
 
 /** A static record: migrations ship inside the build, in order, with no file-system scan. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   "007-job-listing": jobListing,
   "008-deleted-results": deletedResults,
   "009-pipeline-steps": pipelineSteps,
+  "010-named-inputs": namedInputs,
 };
 
 export const migrationProvider: MigrationProvider = {

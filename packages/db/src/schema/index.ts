@@ -77,6 +77,11 @@ export interface JobFilesTable {
   size: number;
   content_type: string;
   storage_key: string;
+  /**
+   * Inputs only: the named upload field the file came in (Sign PDF's `certificate`), or `secret-options`
+   * for the sealed secret options; null for the documents to process and for outputs.
+   */
+  field: string | null;
   /** Set when the stored object was deleted (inputs after the run, outputs after the result TTL). */
   deleted_at: string | null;
   created_at: string;

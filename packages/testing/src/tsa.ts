@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { makeSigner, type TestRoot } from "./identities.js";
+import { makeSigner, type TestRoot } from "./signers.js";
 
 const execFileAsync = promisify(execFile);
 
