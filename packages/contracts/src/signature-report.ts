@@ -131,4 +131,5 @@ export const SignatureReport = Type.Object(
   { additionalProperties: false, description: "The signatures of a PDF and what each is worth." },
 );
 
+export type SignatureEntry = Static<typeof SignatureEntry>;
 export type SignatureReport = Static<typeof SignatureReport>;

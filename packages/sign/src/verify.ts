@@ -1,5 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { SignatureReport as FileReport, SignatureEntry } from "@octavo/contracts/signature-report";
 import {
   displayName,
   type EngineContext,
@@ -16,7 +17,7 @@ import { instantOf } from "@octavo/xmp";
 import * as pkijs from "pkijs";
 import { oids, toArrayBuffer } from "./cms.js";
 import { checkIntegrity, type Integrity } from "./integrity.js";
-import { allowedKinds, type ChangeKind, laterRevisions } from "./revisions.js";
+import { allowedKinds, laterRevisions } from "./revisions.js";
 import { type SignatureInFile, signaturesInFile } from "./signatures-in-file.js";
 import { candidateRoots, checkChain, issuerOf, subjectOf } from "./trust.js";
 
@@ -26,35 +27,13 @@ export interface VerifyInputs {
   roots: EngineInput[];
 }
 
-/** One signature's findings. Nothing is fetched: revocation is reported only as far as the file embeds it. */
-export interface SignatureReport {
-  fieldName: string;
-  subFilter: string | null;
-  digestAlgorithm: string | null;
-  signer: { subject: string; issuer: string; serialNumber: string } | null;
-  signingTime: { claimed: string | null; timestamp: string | null };
-  reason: string | null;
-  location: string | null;
-  integrity: { valid: boolean; problem: string | null };
-  coverage: {
-    wholeFile: boolean;
-    signedBytes: number;
-    fileBytes: number;
-    laterRevisions: { endsAt: number; changes: ChangeKind[]; allowed: boolean }[];
-  };
-  certification: { permissions: 1 | 2 | 3 } | null;
-  certificate: { notBefore: string; notAfter: string; validAtSigningTime: boolean } | null;
-  chain: { trusted: boolean; path: string[]; problem: string | null };
-  timestamp: { present: boolean; valid: boolean | null };
-  revocation: { embedded: boolean; fetched: false };
-  /** Intact, every later change allowed, the certificate valid at signing time and trusted. */
-  valid: boolean;
-}
-
-export interface VerifyReport {
-  file: string;
-  signatures: SignatureReport[];
-}
+/**
+ * One signature's findings, and the file's report: the OpenAPI document's SignatureReport, one schema for the
+ * engine, the job's `verification` and the SDK. Nothing is fetched: revocation is reported only as far as the
+ * file embeds it.
+ */
+export type SignatureReport = SignatureEntry;
+export type VerifyReport = FileReport;
 
 const revocationArchival = "1.2.840.113583.1.1.8";
 
