@@ -184,7 +184,28 @@ describe("refusals", () => {
   it("fails a scan's job with conversion_failed, saying to OCR it first", async () => {
     const { job } = await run(scan, { text: ["quick"] });
     expect(job).toMatchObject({ status: "failed", error: "conversion_failed" });
-    expect(job.message).toMatch(/image without a text layer.*a pipeline of ocr then redact/);
+    expect(job.message).toMatch(/image without a text layer.*set options\.ocr/);
+  });
+
+  it("with ocr, a scan's words go from the new text layer and from the picture's pixels", async () => {
+    const { job, output } = await run(scan, { text: ["quick brown"], ocr: true });
+    expect(job.status, job.message).toBe("done");
+    expect(job.redaction?.pages).toEqual([{ page: 1, matches: { "text[0]": expect.any(Number) }, areas: 0 }]);
+    const text = pdftotext(output);
+    expect(text).not.toMatch(/quick|brown/i);
+    expect(text).toMatch(/lazy fox/);
+    // Tesseract, reading the picture itself, finds the words in the input and not in the output.
+    const picture = (pdf: string, prefix: string) => {
+      execFileSync("pdfimages", ["-png", "-f", "1", "-l", "1", pdf, join(scratch.path, prefix)]);
+      return execFileSync("tesseract", [join(scratch.path, `${prefix}-000.png`), "-", "--psm", "6"], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      });
+    };
+    expect(picture(scan, "scan-before")).toMatch(/quick brown/);
+    const after = picture(output, "scan-after");
+    expect(after).not.toMatch(/quick|brown/);
+    expect(after).toMatch(/lazy fox/);
   });
 });
 

@@ -565,16 +565,21 @@ export const catalogue = {
       "and areas. What the rules find on the pages asked leaves the content: the glyphs, and the image pixels " +
       "and vector art under each box, with the links and annotations a box touches; a box of the fill colour " +
       "is left in each place. sanitize (default) also removes metadata, attachments, JavaScript and matching " +
-      "outline entries. The job's redaction counts the matches per page and rule, never their text. A page " +
-      "that is only an image fails with conversion_failed: OCR it first (a pipeline of ocr then redact).",
+      "outline entries, and hidden text (outside the crop box, invisible, white on white, under an opaque " +
+      "image or box). The job's redaction counts the matches per page and rule, never their text. With ocr, " +
+      "scans are OCRed first and what the rules find is removed from their text layer and pixels; without " +
+      "it, a page that is only an image fails with conversion_failed.",
     options: RedactOptions,
     output: pdfPerInput,
     // 50 pages with five terms take about 4.6 s.
     lane: "heavy",
     // The pages' text passes through JavaScript.
     runner: freshSandbox("@octavo/redact", "redact"),
-    workerClass: "pdf",
-    programs: pdfInput,
+    // With ocr, OCRmyPDF runs first.
+    workerClass: "heavy",
+    programs: [...pdfInput, "ocrmypdf", "tesseract", "gs"],
+    // Scans are OCRed a page per core.
+    concurrency: 1,
   },
   sign: {
     path: "/v1/sign",

@@ -153,6 +153,12 @@ export const Job = Type.Object(
                     'options.patterns[1], a preset by its name ("email"). Rules without a match are left out.',
                 }),
                 areas: count("Areas of options.areas cleared on the page."),
+                hiddenText: Type.Optional(
+                  count(
+                    "Glyphs of hidden text sanitize removed from the page (outside the crop box, invisible, white " +
+                      "on white, under an opaque image or box); present when any was.",
+                  ),
+                ),
               },
               { description: "A page where something was removed." },
             ),

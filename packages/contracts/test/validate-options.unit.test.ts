@@ -200,6 +200,8 @@ describe("redact: the rules beyond its schema", () => {
       text: ["Jane Doe"],
       caseSensitive: false,
       wholeWords: false,
+      ocr: false,
+      languages: ["eng"],
       sanitize: true,
       fill: "#000000",
     });

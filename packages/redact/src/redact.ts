@@ -7,6 +7,7 @@ import {
   type EngineContext,
   type EngineInput,
   type EngineResult,
+  forgetBorrowed,
   freshDir,
   JobFailure,
   openSource,
@@ -18,16 +19,27 @@ import {
   selectPages,
 } from "@octavo/engines";
 import { loadMupdf, type Mupdf, type MupdfModule } from "@octavo/mupdf";
-import { type Box, matchBoxes, pageText } from "./page-text.js";
+import { ocr } from "@octavo/ocr";
+import { hiddenGlyphs } from "./hidden-text.js";
+import { coveredImages, fillCoveredPixels } from "./image-fill.js";
+import { asPicture, changedOutside, drawForCheck } from "./page-check.js";
+import { type Box, type MatchBox, matchBoxes, type PageText, pageText } from "./page-text.js";
 import { compileRules, findMatches, type Rule, type RuleOptions } from "./rules.js";
 import { sanitizeDocument } from "./sanitize.js";
 
 export interface RedactOptions extends RuleOptions {
   /** Rectangles to clear, [x, y, width, height] in points from the top-left of the page as displayed. */
   areas?: { page: number; rect: [number, number, number, number] }[];
+  /** OCR the scans without a text layer first, so the rules find their words too (default false). */
+  ocr?: boolean;
+  /** Tesseract languages of that OCR (default ["eng"]). */
+  languages?: string[];
   /** "1-3,5": where the rules apply; areas name their own pages. */
   pages?: string;
-  /** Also remove metadata, attachments, JavaScript and outline entries that hold a match (default true). */
+  /**
+   * Also remove metadata, attachments, JavaScript, outline entries that hold a match, and hidden text
+   * (default true).
+   */
   sanitize?: boolean;
   /** "#RRGGBB", the colour of the boxes left where content was removed (default black). */
   fill?: string;
@@ -37,10 +49,11 @@ export interface RedactOptions extends RuleOptions {
 
 /**
  * What was removed where: per page, the matches of each rule (named as its option: "text[0]",
- * "patterns[1]", "email") and the areas; never the text itself. The job shows it as its `redaction`.
+ * "patterns[1]", "email"), the areas and the glyphs of hidden text; never the text itself. The job shows it
+ * as its `redaction`.
  */
 export interface RedactionReport {
-  pages: { page: number; matches: Record<string, number>; areas: number }[];
+  pages: { page: number; matches: Record<string, number>; areas: number; hiddenText?: number }[];
   total: number;
 }
 
@@ -52,7 +65,8 @@ export interface RedactResult extends EngineResult {
  * Removes what the rules match, and the areas, from the pages: the glyphs under each box from the content
  * streams (and the Form XObjects they draw), the image pixels under it, vector art it covers, and the links and
  * annotations it touches; a box of the fill colour is left in its place. The document is then written whole
- * (no earlier revision, no unreferenced object survives), read back, and refused if any rule still matches.
+ * (no earlier revision, no unreferenced object survives) and read back: the pages where a rule still matches
+ * get another round, and the job fails if any is left after three.
  */
 export function redact(
   input: EngineInput,
@@ -71,29 +85,91 @@ export function redact(
     const ranges = options.pages === undefined ? undefined : parsePageRanges(options.pages, "pages");
     const source = await openSource(input, scratchDir, ctx.signal);
     const pages = selectPages(ranges, source.pages, name);
+    const searched = options.ocr ? await recognised(source.path, input.name, options, ctx) : source.path;
     const mupdf = await loadMupdf();
-    const doc = new mupdf.PDFDocument(await readFile(source.path));
-    let report: RedactionReport;
-    let edited: Uint8Array;
+    const bytes = await readFile(searched);
+    let untouched: Mupdf.PDFDocument | undefined;
+    const job: Job = {
+      rules,
+      pages,
+      options,
+      name,
+      untouched: () => {
+        untouched ??= new mupdf.PDFDocument(bytes);
+        return untouched;
+      },
+      warnings: [...source.warnings],
+      report: { pages: [], total: 0 },
+      boxes: new Map(),
+    };
+    const start = options.ocr ? ocrShare : 0.1;
+    const progress = (fraction: number) => reportProgress(ctx, start + fraction * 0.8 * (1 - start));
+    let written: Uint8Array = bytes;
     try {
-      report = redactPages(mupdf, doc, { rules, pages, options, name }, (fraction) =>
-        reportProgress(ctx, 0.1 + fraction * 0.7),
-      );
-      if (options.sanitize ?? true) sanitizeDocument(doc, rules);
-      edited = doc.saveToBuffer("").asUint8Array().slice();
+      // Removing words can leave a match MuPDF read apart before (lines set so close that their letters
+      // interleave in its reading): each round's output is read back, and the pages where a rule still
+      // matches get another round.
+      let only: Set<number> | undefined;
+      for (let round = 1; ; round += 1) {
+        const doc = new mupdf.PDFDocument(written);
+        let edited: Uint8Array;
+        try {
+          redactPages(mupdf, doc, job, only, round === 1 ? progress : () => undefined);
+          if (round === 1 && (options.sanitize ?? true)) sanitizeDocument(doc, rules);
+          edited = doc.saveToBuffer("").asUint8Array().slice();
+        } finally {
+          doc.destroy();
+        }
+        written = await rewrittenWhole(mupdf, edited);
+        const left = stillMatching(mupdf, written, rules, pages);
+        if (left.length === 0) break;
+        if (round === maxRounds) {
+          throw new JobFailure(
+            "conversion_failed",
+            `Text to redact was still found on page ${left[0]} of ${name} after ${maxRounds} rounds of removal, so the file was not delivered: MuPDF's redaction could not take it out of the page (text drawn with no width, or letters of lines set over each other). Redact that page by areas, or convert it to an image first.`,
+          );
+        }
+        only = new Set(left);
+      }
     } finally {
-      doc.destroy();
+      untouched?.destroy();
     }
     const output = join(await freshDir(ctx.workDir, "redact"), pdfNameLike(input.name));
-    await writeFile(output, await rewrittenWhole(mupdf, edited));
-    await refuseLeftovers(mupdf, output, rules, pages, name);
+    await writeFile(output, written);
     return {
       outputs: [{ path: output, name: pdfNameLike(input.name), contentType: pdfContentType }],
-      engine: "mupdf",
-      warnings: source.warnings,
-      report,
+      engine: options.ocr ? "ocrmypdf+mupdf" : "mupdf",
+      warnings: job.warnings,
+      report: job.report,
     };
   });
+}
+
+/** Share of the progress bar OCR takes, when it runs. */
+const ocrShare = 0.5;
+
+/**
+ * The checked input with a text layer OCRed onto its scans (OCRmyPDF skips the pages that have text), so the
+ * rules find the words the pictures show; their boxes then clear both the new text and the pixels.
+ */
+async function recognised(
+  path: string,
+  name: string,
+  options: RedactOptions,
+  ctx: EngineContext,
+): Promise<string> {
+  const result = await ocr(
+    { path, name },
+    { languages: options.languages ?? ["eng"], deskew: false, force: false },
+    {
+      workDir: await freshDir(ctx.workDir, "ocr"),
+      ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+      onProgress: (fraction) => reportProgress(ctx, fraction * ocrShare),
+    },
+  );
+  const [output] = result.outputs;
+  if (output === undefined) throw new Error("OCR gave no output");
+  return output.path;
 }
 
 interface Job {
@@ -101,16 +177,32 @@ interface Job {
   pages: number[];
   options: RedactOptions;
   name: string;
+  /** The document as it came, opened on first need: the source of a page drawn as a picture. */
+  untouched: () => Mupdf.PDFDocument;
+  warnings: string[];
+  report: RedactionReport;
+  /** Per page (0-based), the boxes drawn so far, over the rounds. */
+  boxes: Map<number, Box[]>;
 }
 
+/** Rounds of search and removal at most. */
+const maxRounds = 3;
+
+/**
+ * One round over the pages: the first (`only` undefined) searches the pages asked, clears the areas and
+ * removes hidden text; a later one searches again the pages in `only`, where the read-back still found a
+ * match. Counts go into the job's report, boxes into job.boxes.
+ */
 function redactPages(
   mupdf: MupdfModule,
   doc: Mupdf.PDFDocument,
   job: Job,
+  only: Set<number> | undefined,
   progress: (fraction: number) => void,
-): RedactionReport {
-  const selected = new Set(job.pages);
-  const areaPages = new Set((job.options.areas ?? []).map((area) => area.page));
+): void {
+  const first = only === undefined;
+  const selected = only ?? new Set(job.pages);
+  const areaPages = new Set(first ? (job.options.areas ?? []).map((area) => area.page) : []);
   const count = doc.countPages();
   for (const page of areaPages) {
     if (!Number.isInteger(page) || page < 1 || page > count) {
@@ -122,68 +214,177 @@ function redactPages(
   }
   const fill = colourOf(job.options.fill ?? "#000000");
   const label = job.options.label ? prepareLabel(mupdf, doc, job.options.label) : undefined;
-  const report: RedactionReport = { pages: [], total: 0 };
+  const sanitize = first && (job.options.sanitize ?? true);
   for (let index = 0; index < count; index += 1) {
     const number = index + 1;
-    if (!selected.has(number) && !areaPages.has(number)) continue;
+    if (!sanitize && !selected.has(number) && !areaPages.has(number)) continue;
     const page = doc.loadPage(index);
     try {
       const matches: Record<string, number> = {};
-      const boxes: Box[] = [];
+      const areas = first ? (job.options.areas ?? []).filter((area) => area.page === number) : [];
+      // An area is cleared whole, whatever lies at its edges.
+      let pending: MatchBox[] = areas.map((area) => ({
+        shown: displayedBox(page, area.rect),
+        cut: displayedBox(page, area.rect),
+      }));
       if (selected.has(number) && job.rules.length > 0) {
         const text = pageText(page);
-        refuseUnreadablePage(page, text.text, number, job.name);
-        for (const rule of job.rules) {
-          for (const match of findMatches(text.text, rule)) {
-            matches[match.rule] = (matches[match.rule] ?? 0) + 1;
-            boxes.push(...matchBoxes(text, match.start, match.end));
-          }
-        }
+        if (first) refuseUnreadablePage(page, text.text, number, job);
+        pending.unshift(...ruleBoxes(text, job.rules, matches));
       }
-      const areas = (job.options.areas ?? []).filter((area) => area.page === number);
-      boxes.push(...areas.map((area) => displayedBox(page, area.rect)));
-      if (boxes.length === 0) continue;
-      removeTouched(page, boxes);
-      for (const box of boxes) page.createAnnotation("Redact").setRect(box);
-      // MuPDF's own boxes are black only: ours are drawn after, in the fill colour.
-      page.applyRedactions(
-        false,
-        mupdf.PDFPage.REDACT_IMAGE_PIXELS,
-        mupdf.PDFPage.REDACT_LINE_ART_REMOVE_IF_COVERED,
-        mupdf.PDFPage.REDACT_TEXT_REMOVE,
-      );
-      fillBoxes(mupdf, doc, page, boxes, fill, label);
-      const found = Object.values(matches).reduce((sum, value) => sum + value, 0);
-      report.pages.push({ page: number, matches, areas: areas.length });
-      report.total += found + areas.length;
+      const hidden = sanitize ? hiddenGlyphs(mupdf, page) : [];
+      if (pending.length === 0 && hidden.length === 0) continue;
+      const earlier = job.boxes.get(index) ?? [];
+      const boxes: Box[] = [];
+      // Drawn before and after each rewrite and compared: where MuPDF moved what it should have left, the
+      // page is made from the page as it came (asPicture), with the boxes found before that rewrite.
+      const before = drawForCheck(mupdf, page);
+      const damaged = (): boolean => {
+        const after = drawForCheck(mupdf, page);
+        try {
+          return changedOutside(before, after, [...earlier, ...boxes], page.getBounds() as Box);
+        } finally {
+          after.destroy();
+        }
+      };
+      let garbled = false;
+      try {
+        if (hidden.length > 0) {
+          removeHiddenText(mupdf, page, hidden);
+          garbled = damaged();
+        }
+        if (!garbled && pending.length > 0) {
+          boxes.push(...removeUnder(mupdf, doc, page, pending, fill));
+          pending = [];
+          garbled = damaged();
+        }
+      } finally {
+        before.destroy();
+      }
+      // Boxes found but not removed (hidden text's removal garbled the page first) go in the picture too.
+      const all = [...earlier, ...boxes, ...pending.map((box) => box.shown)];
+      job.boxes.set(index, all);
+      if (garbled) {
+        const untouched = job.untouched().loadPage(index);
+        try {
+          asPicture(mupdf, doc, page, untouched, all, fill);
+        } finally {
+          untouched.destroy();
+        }
+        job.warnings.push(
+          `Page ${number} of ${job.name} is now a picture of itself: redacting its text would have moved other text on it (a content stream MuPDF rewrites wrongly), so it was drawn with the boxes painted in instead. Its text can no longer be selected or searched; OCR it to make it searchable again.`,
+        );
+      }
+      // The picture replaced the boxes drawn in earlier rounds: all are drawn again over it.
+      const drawn = garbled ? all : boxes;
+      if (drawn.length > 0) fillBoxes(mupdf, doc, page, drawn, fill, label);
+      addToReport(job.report, number, matches, areas.length, hidden.length);
     } finally {
       page.destroy();
+      progress((index + 1) / count);
     }
-    progress((index + 1) / count);
   }
-  return report;
+}
+
+/** A page's counts, added to its entry (made on its first round with anything removed). */
+function addToReport(
+  report: RedactionReport,
+  page: number,
+  matches: Record<string, number>,
+  areas: number,
+  hidden: number,
+): void {
+  let entry = report.pages.find((candidate) => candidate.page === page);
+  if (entry === undefined) {
+    entry = { page, matches: {}, areas: 0 };
+    report.pages.push(entry);
+    report.pages.sort((a, b) => a.page - b.page);
+  }
+  for (const [rule, found] of Object.entries(matches)) {
+    entry.matches[rule] = (entry.matches[rule] ?? 0) + found;
+    report.total += found;
+  }
+  entry.areas += areas;
+  report.total += areas;
+  if (hidden > 0) entry.hiddenText = (entry.hiddenText ?? 0) + hidden;
+}
+
+/** Where the rules match the page's text, counted into `matches` by rule. */
+function ruleBoxes(text: PageText, rules: Rule[], matches: Record<string, number>): MatchBox[] {
+  const boxes: MatchBox[] = [];
+  for (const rule of rules) {
+    for (const match of findMatches(text.text, rule)) {
+      matches[match.rule] = (matches[match.rule] ?? 0) + 1;
+      boxes.push(...matchBoxes(text, match.start, match.end));
+    }
+  }
+  return boxes;
+}
+
+/**
+ * Removes what lies under the boxes: the glyphs (each box cut clear of the lines beside it), the image
+ * pixels, vector art it covers, and the links and annotations it touches. Returns the whole boxes, to fill.
+ */
+function removeUnder(
+  mupdf: MupdfModule,
+  doc: Mupdf.PDFDocument,
+  page: Mupdf.PDFPage,
+  boxes: MatchBox[],
+  fill: [number, number, number],
+): Box[] {
+  const shown = boxes.map((box) => box.shown);
+  removeTouched(page, shown);
+  const images = coveredImages(mupdf, page, shown);
+  for (const box of boxes) page.createAnnotation("Redact").setRect(box.cut);
+  // MuPDF's own boxes are black only: ours are drawn after, in the fill colour.
+  page.applyRedactions(
+    false,
+    mupdf.PDFPage.REDACT_IMAGE_PIXELS,
+    mupdf.PDFPage.REDACT_LINE_ART_REMOVE_IF_COVERED,
+    mupdf.PDFPage.REDACT_TEXT_REMOVE,
+  );
+  // The image pixels under the whole boxes, cut or not, take the fill.
+  fillCoveredPixels(mupdf, doc, page, images, fill);
+  return shown;
+}
+
+/**
+ * Removes the page's hidden text (see hiddenGlyphs) and only that: the images and art where it lies stay
+ * as they are, and no box marks the place, since nothing visible changed.
+ */
+function removeHiddenText(mupdf: MupdfModule, page: Mupdf.PDFPage, glyphs: Box[]): void {
+  for (const box of glyphs) page.createAnnotation("Redact").setRect(box);
+  page.applyRedactions(
+    false,
+    mupdf.PDFPage.REDACT_IMAGE_NONE,
+    mupdf.PDFPage.REDACT_LINE_ART_NONE,
+    mupdf.PDFPage.REDACT_TEXT_REMOVE,
+  );
 }
 
 /** A page with images and no text may hold the words as pixels, which only OCR can find. */
-function refuseUnreadablePage(page: Mupdf.PDFPage, text: string, number: number, name: string): void {
+function refuseUnreadablePage(page: Mupdf.PDFPage, text: string, number: number, job: Job): void {
   if (text.trim() !== "") return;
   const stext = page.toStructuredText("preserve-images");
   let images = 0;
   try {
     stext.walk({
-      onImageBlock: () => {
+      onImageBlock: (_bbox, _matrix, image) => {
+        // MuPDF.js wraps the block's image without a reference of its own (see forgetBorrowed).
+        forgetBorrowed(image);
         images += 1;
       },
     });
   } finally {
     stext.destroy();
   }
-  if (images > 0) {
-    throw new JobFailure(
-      "conversion_failed",
-      `Page ${number} of ${name} is an image without a text layer, so the text to redact cannot be found on it; OCR it first (a pipeline of ocr then redact), or redact that page by areas.`,
-    );
-  }
+  if (images === 0) return;
+  throw new JobFailure(
+    "conversion_failed",
+    job.options.ocr
+      ? `OCR found no text on page ${number} of ${job.name}, an image, so what to redact cannot be found on it; check options.languages, or redact that page by areas.`
+      : `Page ${number} of ${job.name} is an image without a text layer, so the text to redact cannot be found on it; set options.ocr (or run a pipeline of ocr then redact), or redact that page by areas.`,
+  );
 }
 
 /** [x, y, width, height] from the displayed page's top-left to MuPDF's page space. */
@@ -307,32 +508,20 @@ async function rewrittenWhole(mupdf: MupdfModule, edited: Uint8Array): Promise<U
   }
 }
 
-/** Reads the output back: a rule that still matches a page's text means the redaction did not hold there. */
-async function refuseLeftovers(
-  mupdf: MupdfModule,
-  output: string,
-  rules: Rule[],
-  pages: number[],
-  name: string,
-): Promise<void> {
-  if (rules.length === 0) return;
-  const doc = new mupdf.PDFDocument(await readFile(output));
+/** Reads the output back: the pages (1-based) of `pages` where a rule still matches the text. */
+function stillMatching(mupdf: MupdfModule, written: Uint8Array, rules: Rule[], pages: number[]): number[] {
+  if (rules.length === 0) return [];
+  const doc = new mupdf.PDFDocument(written);
   try {
-    for (const number of pages) {
-      const index = number - 1;
-      const page = doc.loadPage(index);
+    return pages.filter((number) => {
+      const page = doc.loadPage(number - 1);
       try {
         const text = pageText(page).text;
-        if (rules.some((rule) => findMatches(text, rule).length > 0)) {
-          throw new JobFailure(
-            "conversion_failed",
-            `Text to redact was still found on page ${index + 1} of ${name} after redaction, so the file was not delivered.`,
-          );
-        }
+        return rules.some((rule) => findMatches(text, rule).length > 0);
       } finally {
         page.destroy();
       }
-    }
+    });
   } finally {
     doc.destroy();
   }

@@ -102,7 +102,8 @@ export function compileRules(options: RuleOptions): Rule[] {
   const wholeWords = options.wholeWords ?? false;
   const flags = options.caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE;
   // A term's words may be parted by any white space: a line break sits between them on the page.
-  const literal = (text: string) => text.trim().split(/\s+/).map(RE2JS.quote).join("\\s+");
+  // Compatibility forms as their letters, as the page's text is searched (see pageText).
+  const literal = (text: string) => text.normalize("NFKC").trim().split(/\s+/).map(RE2JS.quote).join("\\s+");
   const rules: Rule[] = (options.text ?? []).map((text, index) => ({
     name: `text[${index}]`,
     regex: RE2JS.compile(literal(text), flags),

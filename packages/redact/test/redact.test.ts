@@ -7,6 +7,7 @@ import { corpusPath, rejectionOf, runTool } from "@octavo/testing";
 import { ssim } from "ssim.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RedactionReport, type RedactOptions, redact } from "../src/redact.js";
+import { redactionSet } from "./redaction-set.js";
 
 const paper = corpusPath("general/pdfjs_tracemonkey_with_annotations.pdf");
 const attachment = corpusPath("general/samplefiles_with-attachment.pdf");
@@ -46,6 +47,17 @@ const words = (text: string): string[] => text.split(/\s+/).filter((word) => /[\
 
 /** A one-page PDF with `lines` of Helvetica text, made with MuPDF. */
 async function textPdf(lines: string[]): Promise<string> {
+  return contentPdf(
+    lines
+      .map(
+        (line, index) => `BT /F1 11 Tf 72 ${740 - index * 18} Td (${line.replace(/[()\\]/g, "\\$&")}) Tj ET`,
+      )
+      .join("\n"),
+  );
+}
+
+/** A one-page PDF whose content stream is `content`, Helvetica as /F1, made with MuPDF. */
+async function contentPdf(content: string): Promise<string> {
   const mupdf = await loadMupdf();
   const doc = new mupdf.PDFDocument();
   try {
@@ -54,10 +66,6 @@ async function textPdf(lines: string[]): Promise<string> {
     const fonts = doc.newDictionary();
     fonts.put("F1", font);
     resources.put("Font", fonts);
-    const pdfString = (text: string) => text.replace(/[()\\]/g, "\\$&");
-    const content = lines
-      .map((line, index) => `BT /F1 11 Tf 72 ${740 - index * 18} Td (${pdfString(line)}) Tj ET`)
-      .join("\n");
     doc.insertPage(-1, doc.addPage([0, 0, 612, 792], 0, resources, content));
     const path = join(dir, `made-${Math.random().toString(36).slice(2)}.pdf`);
     await writeFile(path, doc.saveToBuffer("").asUint8Array());
@@ -272,6 +280,118 @@ describe("redact", () => {
     expect(originalText).toContain("This is a lot of 12 point text");
     expect(text).not.toContain("lot of 12");
     expect(text).toContain("text to test the");
+
+    // pdfimages' own bitmap (PBM, 1 = black) of the redacted image: every pixel under the box is the fill.
+    await runTool("pdfimages", ["-f", "1", "-l", "1", out, after]);
+    const pbm = await readFile(`${after}-000.pbm`);
+    const header = /^P4\s+(\d+)\s+(\d+)\s/.exec(pbm.subarray(0, 32).toString("latin1"));
+    const [width, height] = [Number(header?.[1]), Number(header?.[2])];
+    const bits = pbm.subarray(header?.[0].length ?? 0);
+    const black = (x: number, y: number) =>
+      ((bits[y * Math.ceil(width / 8) + (x >> 3)] ?? 0) >> (7 - (x & 7))) & 1;
+    // The box in the image's pixels: the scan fills its page at 200 ppi; a pixel's margin for rounding.
+    const ppi = 200 / 72;
+    let under = 0;
+    let notFill = 0;
+    for (let y = Math.ceil(20 * ppi) + 1; y < Math.floor(60 * ppi) - 1; y += 1) {
+      for (let x = Math.ceil(20 * ppi) + 1; x < Math.floor(120 * ppi) - 1; x += 1) {
+        under += 1;
+        if (black(x, y) !== 1) notFill += 1;
+      }
+    }
+    expect([width, height]).toEqual([640, 480]);
+    expect(under).toBeGreaterThan(20_000);
+    expect(notFill).toBe(0);
+
+    // A red fill in this gray image: its gray (luminance 0.2126 × 255 = 54), under the box and nowhere else.
+    const { pdf: red } = await run(scan, { areas: [{ page: 1, rect: [20, 20, 100, 40] }], fill: "#FF0000" });
+    const redStem = join(dir, "img-red");
+    await runTool("pdfimages", ["-f", "1", "-l", "1", red, redStem]);
+    // An ICC-based gray image: pdfimages writes it as RGB (PPM), each pixel's three channels equal.
+    const ppm = await readFile(`${redStem}-000.ppm`);
+    const rgb = /^P6\s+640\s+480\s+255\s/.exec(ppm.subarray(0, 32).toString("latin1"));
+    expect(rgb).not.toBeNull();
+    const level = (x: number, y: number) => {
+      const at = (rgb?.[0].length ?? 0) + (y * 640 + x) * 3;
+      const [r, g, b] = ppm.subarray(at, at + 3);
+      return r === g && g === b ? r : -1;
+    };
+    const inside: number[] = [];
+    for (let y = Math.ceil(20 * ppi) + 1; y < Math.floor(60 * ppi) - 1; y += 7) {
+      for (let x = Math.ceil(20 * ppi) + 1; x < Math.floor(120 * ppi) - 1; x += 7)
+        inside.push(level(x, y) ?? -1);
+    }
+    expect(new Set(inside)).toEqual(new Set([54]));
+    // Outside the box the picture is the scan's: only black and white.
+    const outside = new Set<number>();
+    for (let y = Math.floor(70 * ppi); y < 480; y += 3) {
+      for (let x = 0; x < 640; x += 3) outside.add(level(x, y) ?? -1);
+    }
+    expect(outside).toEqual(new Set([0, 255]));
+  });
+
+  it("sanitize removes the text a reader cannot see and keeps what they can, a scan's OCR layer too", async () => {
+    const mupdf = await loadMupdf();
+    const doc = new mupdf.PDFDocument();
+    const path = join(dir, "hidden.pdf");
+    try {
+      const fonts = doc.newDictionary();
+      fonts.put("F1", doc.addSimpleFont(new mupdf.Font("Helvetica"), "Latin"));
+      const grey = new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, [0, 0, 8, 8], false);
+      grey.clear(128);
+      const xobjects = doc.newDictionary();
+      xobjects.put("Im1", doc.addImage(new mupdf.Image(grey)));
+      const resources = doc.newDictionary();
+      resources.put("Font", fonts);
+      resources.put("XObject", xobjects);
+      const content = [
+        "BT /F1 12 Tf 72 740 Td (Visible alpha) Tj ET",
+        // White on the white page.
+        "BT 1 g /F1 12 Tf 72 720 Td (Whiteink bravo) Tj ET",
+        // White on a dark box: seen.
+        "q 0 0 0.4 rg 70 690 200 20 re f Q BT 1 g /F1 12 Tf 72 695 Td (Onnavy charlie) Tj ET",
+        // Invisible (render mode 3), on nothing.
+        "BT 3 Tr /F1 12 Tf 72 660 Td (Ghostly delta) Tj ET",
+        // Covered by a white box drawn after it: a fake redaction.
+        "BT /F1 12 Tf 72 630 Td (Covered echo) Tj ET q 1 1 1 rg 70 625 150 20 re f Q",
+        // Below the crop box.
+        "BT /F1 12 Tf 72 50 Td (Offcrop foxtrot) Tj ET",
+        // A scan and its invisible text layer: seen as the picture.
+        "q 200 0 0 100 72 400 cm /Im1 Do Q BT 3 Tr /F1 12 Tf 80 450 Td (Scanned golf) Tj ET",
+        // Under an opaque image drawn after it.
+        "BT /F1 12 Tf 80 300 Td (Underimage hotel) Tj ET q 200 0 0 50 72 280 cm /Im1 Do Q",
+      ]
+        // Each in its own graphics state: a colour or render mode set in one does not carry to the next.
+        .map((drawing) => `q ${drawing} Q`)
+        .join("\n");
+      const page = doc.addPage([0, 0, 612, 792], 0, resources, content);
+      const crop = doc.newArray();
+      for (const value of [0, 100, 612, 792]) crop.push(doc.newReal(value));
+      page.put("CropBox", crop);
+      doc.insertPage(-1, page);
+      await writeFile(path, doc.saveToBuffer("").asUint8Array());
+    } finally {
+      doc.destroy();
+    }
+    const hiddenWords = ["Whiteink", "Ghostly", "Covered", "Offcrop", "Underimage"];
+    const seenWords = ["Visible", "Onnavy charlie", "Scanned golf"];
+    const before = await decompressed(path);
+    for (const word of hiddenWords) expect(before).toContain(word);
+
+    const { pdf, report } = await run(path, { text: ["alpha"] });
+    const text = await pdftotext(pdf);
+    for (const word of seenWords) expect(text).toContain(word);
+    expect(text).not.toContain("alpha");
+    const bytes = await decompressed(pdf);
+    for (const word of hiddenWords) expect(bytes).not.toContain(word);
+    expect(report.pages).toEqual([
+      { page: 1, matches: { "text[0]": 1 }, areas: 0, hiddenText: expect.any(Number) },
+    ]);
+    expect(report.pages[0]?.hiddenText).toBeGreaterThanOrEqual(hiddenWords.join("").length);
+
+    // sanitize: false leaves it, as the caller asked.
+    const kept = await decompressed((await run(path, { text: ["alpha"], sanitize: false })).pdf);
+    for (const word of hiddenWords) expect(kept).toContain(word);
   });
 
   it("drops the outline entries whose titles hold a match, and keeps the others", async () => {
@@ -295,6 +415,42 @@ describe("redact", () => {
     expect(after).toEqual(before.filter((title) => !title.includes("Foo")));
   });
 
+  it("draws a page MuPDF would garble as a picture of itself, boxes painted in, and says so", async () => {
+    // MuPDF 1.28's redaction rewrites this text object with TD where it says Td: the leading changes, and
+    // "b3", set by ' on the leading, moves off the page.
+    const pdf = await contentPdf(
+      "BT /F1 11 Tf 100 700 Td (Secret word) Tj 25 TL (a1) ' (a2) ' 50 50 Td (b1) Tj (b2) ' (b3) ' ET",
+    );
+    const result = await redact(
+      { path: pdf, name: "garbled.pdf" },
+      { text: ["Secret"] },
+      {
+        workDir: await mkdtemp(join(dir, "job-")),
+      },
+    );
+    const out = result.outputs[0]?.path ?? "";
+    expect(result.warnings.join(" ")).toMatch(/Page 1 of garbled\.pdf is now a picture of itself/);
+    expect(await pdftotext(out)).not.toMatch(/Secret|word|b3/);
+    // The page as seen, outside the box, is the page as it was: b3 included.
+    const box: [number, number, number, number] = [95, 80, 40, 16];
+    const [original, redacted] = [await maskedRender(pdf, [box]), await maskedRender(out, [box])];
+    expect(ssim(original, redacted).mssim).toBeGreaterThanOrEqual(0.995);
+    // Ink where b3 is set (x 150, baseline 650, as displayed y 142): there in both.
+    const ink = ({ data, width }: { data: Uint8ClampedArray; width: number }) => {
+      let dark = 0;
+      for (let y = 130; y < 145; y += 1) {
+        for (let x = 149; x < 166; x += 1) {
+          const at = (Math.round(y * (150 / 72)) * width + Math.round(x * (150 / 72))) * 4;
+          if ((data[at] ?? 255) < 128) dark += 1;
+        }
+      }
+      return dark;
+    };
+    expect(ink(original)).toBeGreaterThan(10);
+    expect(ink(redacted)).toBeGreaterThan(10);
+    expect((await runTool("pdfimages", ["-list", out])).stdout).toMatch(/image\s+1700\s+2200/);
+  });
+
   it("writes the label in each box, readable text upright as the page is displayed", async () => {
     const pdf = await textPdf(["Name: Alice Example", "Name: Bob Example"]);
     const rotated = join(dir, "rotated-label.pdf");
@@ -311,5 +467,47 @@ describe("redact", () => {
     const failure = await rejectionOf(run(scan, { text: ["quick"] }), JobFailure);
     expect(failure.code).toBe("conversion_failed");
     expect(failure.message).toContain("without a text layer");
+  });
+
+  it("on the generated set (Type 3, CID, ligatures, kerning, split shows, spacing, forms, rotation) leaves no target and keeps the other words", async () => {
+    const mupdf = await loadMupdf();
+    const normal = (text: string) => text.normalize("NFKC").toLowerCase();
+    let others = 0;
+    let kept = 0;
+    for (const generated of await redactionSet(dir)) {
+      const before = normal(await pdftotext(generated.path));
+      // Each target is there to find, twice or more; every occurrence is counted.
+      const occurrences = generated.targets.map((target) => before.split(target.toLowerCase()).length - 1);
+      expect(Math.min(...occurrences), generated.name).toBeGreaterThanOrEqual(2);
+      const { pdf, report } = await run(generated.path, { text: generated.targets });
+      expect(report.total, generated.name).toBe(occurrences.reduce((sum, count) => sum + count, 0));
+      const after = normal(await pdftotext(pdf));
+      const doc = new mupdf.PDFDocument(await readFile(pdf));
+      const page = doc.loadPage(0);
+      const mupdfText = normal(page.toStructuredText("").asText());
+      page.destroy();
+      doc.destroy();
+      const bytes = (await decompressed(pdf)).toLowerCase();
+      for (const target of generated.targets) {
+        expect(after, `${generated.name}: ${target} in pdftotext`).not.toContain(target.toLowerCase());
+        expect(mupdfText, `${generated.name}: ${target} in MuPDF's text`).not.toContain(target.toLowerCase());
+      }
+      for (const trace of generated.traces) {
+        expect(bytes, `${generated.name}: ${trace} in the streams`).not.toContain(trace.toLowerCase());
+      }
+      // The other words: each one before, found after (as many times).
+      const left = new Map<string, number>();
+      for (const word of words(after)) left.set(word, (left.get(word) ?? 0) + 1);
+      for (const word of words(before)) {
+        if (generated.targets.some((target) => word.includes(target.toLowerCase()))) continue;
+        others += 1;
+        const count = left.get(word) ?? 0;
+        if (count > 0) {
+          kept += 1;
+          left.set(word, count - 1);
+        }
+      }
+    }
+    expect(kept / others).toBeGreaterThanOrEqual(0.995);
   });
 });

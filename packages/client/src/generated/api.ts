@@ -589,7 +589,7 @@ export type paths = {
         put?: never;
         /**
          * Redact PDF
-         * @description Removes, not covers, exact text, RE2 patterns, presets (email, phone, IBAN, card, SSN, IP addresses) and areas. What the rules find on the pages asked leaves the content: the glyphs, and the image pixels and vector art under each box, with the links and annotations a box touches; a box of the fill colour is left in each place. sanitize (default) also removes metadata, attachments, JavaScript and matching outline entries. The job's redaction counts the matches per page and rule, never their text. A page that is only an image fails with conversion_failed: OCR it first (a pipeline of ocr then redact).
+         * @description Removes, not covers, exact text, RE2 patterns, presets (email, phone, IBAN, card, SSN, IP addresses) and areas. What the rules find on the pages asked leaves the content: the glyphs, and the image pixels and vector art under each box, with the links and annotations a box touches; a box of the fill colour is left in each place. sanitize (default) also removes metadata, attachments, JavaScript and matching outline entries, and hidden text (outside the crop box, invisible, white on white, under an opaque image or box). The job's redaction counts the matches per page and rule, never their text. With ocr, scans are OCRed first and what the rules find is removed from their text layer and pixels; without it, a page that is only an image fails with conversion_failed.
          *
          *     Files: 1 file (.pdf), uploaded or given by URL. Credits: 2 credits, charged only if the job succeeds.
          *
@@ -954,6 +954,8 @@ export type components = {
                     };
                     /** @description Areas of options.areas cleared on the page. */
                     areas: number;
+                    /** @description Glyphs of hidden text sanitize removed from the page (outside the crop box, invisible, white on white, under an opaque image or box); present when any was. */
+                    hiddenText?: number;
                 }[];
                 /** @description Matches and areas removed in the whole document. */
                 total: number;
@@ -1677,7 +1679,19 @@ export type components = {
              */
             pages?: string;
             /**
-             * @description Also remove the document metadata (Info and XMP), attachments, JavaScript and the outline entries whose titles match.
+             * @description OCR the pages that are scans without a text layer first, so that text, patterns and presets are found on them too and removed from both the new text layer and the picture's pixels.
+             * @default false
+             */
+            ocr?: boolean;
+            /**
+             * @description OCR languages: 1 to 3 different language codes.
+             * @default [
+             *       "eng"
+             *     ]
+             */
+            languages?: ("eng" | "spa" | "por" | "fra" | "deu" | "ita" | "nld" | "ind" | "swa" | "hin" | "ara" | "rus" | "tur" | "vie" | "chi_sim" | "jpn" | "kor")[];
+            /**
+             * @description Also remove the document metadata (Info and XMP), attachments, JavaScript, the outline entries whose titles match, and hidden text: text outside the crop box, invisible text that is not a scan's text layer, white text on the white page, and text under an opaque image or box.
              * @default true
              */
             sanitize?: boolean;

@@ -1011,7 +1011,7 @@ export const operationCatalogue: readonly OperationInfo[] = [
     "method": "redact",
     "path": "/v1/redact",
     "title": "Redact PDF",
-    "description": "Removes, not covers, exact text, RE2 patterns, presets (email, phone, IBAN, card, SSN, IP addresses) and areas. What the rules find on the pages asked leaves the content: the glyphs, and the image pixels and vector art under each box, with the links and annotations a box touches; a box of the fill colour is left in each place. sanitize (default) also removes metadata, attachments, JavaScript and matching outline entries. The job's redaction counts the matches per page and rule, never their text. A page that is only an image fails with conversion_failed: OCR it first (a pipeline of ocr then redact).",
+    "description": "Removes, not covers, exact text, RE2 patterns, presets (email, phone, IBAN, card, SSN, IP addresses) and areas. What the rules find on the pages asked leaves the content: the glyphs, and the image pixels and vector art under each box, with the links and annotations a box touches; a box of the fill colour is left in each place. sanitize (default) also removes metadata, attachments, JavaScript and matching outline entries, and hidden text (outside the crop box, invisible, white on white, under an opaque image or box). The job's redaction counts the matches per page and rule, never their text. With ocr, scans are OCRed first and what the rules find is removed from their text layer and pixels; without it, a page that is only an image fails with conversion_failed.",
     "credits": 2,
     "files": {
       "min": 1,
@@ -1092,10 +1092,50 @@ export const operationCatalogue: readonly OperationInfo[] = [
         "pattern": "^\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*(?:,\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*)*$"
       },
       {
+        "name": "ocr",
+        "type": "boolean",
+        "required": false,
+        "description": "OCR the pages that are scans without a text layer first, so that text, patterns and presets are found on them too and removed from both the new text layer and the picture's pixels.",
+        "default": false
+      },
+      {
+        "name": "languages",
+        "type": "array",
+        "required": false,
+        "description": "OCR languages: 1 to 3 different language codes.",
+        "minItems": 1,
+        "maxItems": 3,
+        "default": [
+          "eng"
+        ],
+        "items": {
+          "type": "string",
+          "enum": [
+            "eng",
+            "spa",
+            "por",
+            "fra",
+            "deu",
+            "ita",
+            "nld",
+            "ind",
+            "swa",
+            "hin",
+            "ara",
+            "rus",
+            "tur",
+            "vie",
+            "chi_sim",
+            "jpn",
+            "kor"
+          ]
+        }
+      },
+      {
         "name": "sanitize",
         "type": "boolean",
         "required": false,
-        "description": "Also remove the document metadata (Info and XMP), attachments, JavaScript and the outline entries whose titles match.",
+        "description": "Also remove the document metadata (Info and XMP), attachments, JavaScript, the outline entries whose titles match, and hidden text: text outside the crop box, invisible text that is not a scan's text layer, white text on the white page, and text under an opaque image or box.",
         "default": true
       },
       {

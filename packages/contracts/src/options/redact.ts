@@ -3,6 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { inputLimits } from "../limits.js";
 import { stringEnum, withDefault } from "../schema-helpers.js";
 import { hexColourPattern } from "./edits.js";
+import { ocrLanguageList } from "./ocr.js";
 import { pageList } from "./pages.js";
 
 /** The kinds of personal data Redact PDF finds by name, each checked beyond its shape (@octavo/redact). */
@@ -89,11 +90,21 @@ export const RedactOptions = Type.Object(
           "Omitted: all pages.",
       ),
     ),
+    ocr: withDefault(
+      Type.Boolean({
+        description:
+          "OCR the pages that are scans without a text layer first, so that text, patterns and presets are " +
+          "found on them too and removed from both the new text layer and the picture's pixels.",
+      }),
+      false,
+    ),
+    languages: ocrLanguageList(),
     sanitize: withDefault(
       Type.Boolean({
         description:
-          "Also remove the document metadata (Info and XMP), attachments, JavaScript and the outline " +
-          "entries whose titles match.",
+          "Also remove the document metadata (Info and XMP), attachments, JavaScript, the outline " +
+          "entries whose titles match, and hidden text: text outside the crop box, invisible text that is " +
+          "not a scan's text layer, white text on the white page, and text under an opaque image or box.",
       }),
       true,
     ),
