@@ -1,7 +1,14 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type JobKind, type Lane, laneOf, PIPELINE, queueConcurrency } from "@octavo/contracts";
+import {
+  isOperationId,
+  type JobKind,
+  type Lane,
+  laneOf,
+  PIPELINE,
+  queueConcurrency,
+} from "@octavo/contracts";
 import {
   createRedis,
   deliveryIdOf,
@@ -16,7 +23,7 @@ import pLimit, { type LimitFunction } from "p-limit";
 import { afterSettled } from "./after-settled.js";
 import type { WorkerContext } from "./context.js";
 import { runJanitor } from "./janitor.js";
-import { isSandboxed } from "./operations.js";
+import { isSandboxed, sparePreloads } from "./operations.js";
 import { ResidentEngines } from "./resident/resident-engines.js";
 import { type RunOutcome, runJob } from "./run-job.js";
 import { RunTimes } from "./run-times.js";
@@ -72,6 +79,7 @@ export async function startWorkers(
     maxResidentBytes: SANDBOX_RESIDENT_BYTES,
     maxIdle: 2 * ctx.config.workerConcurrency,
     urlAllowlist: ctx.config.urlAllowlist,
+    preload: sparePreloads(specs.map((spec) => spec.name).filter(isOperationId)),
   });
   // LibreOffice's and Chromium's profiles and temp files; removed when the workers close.
   const residentDir = await mkdtemp(join(tmpdir(), "octavo-resident-"));

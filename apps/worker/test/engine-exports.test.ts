@@ -1,6 +1,6 @@
 import { catalogue, operationIds } from "@octavo/contracts";
 import { describe, expect, it } from "vitest";
-import { isSandboxed, sandboxEngineOf } from "../src/operations.js";
+import { isSandboxed, sandboxEngineOf, sparePreloads } from "../src/operations.js";
 import { engineFunction } from "../src/sandbox/dispatch.js";
 
 /*
@@ -32,5 +32,21 @@ describe("the catalogue's sandboxed engines", () => {
     await expect(engineFunction({ module: "@octavo/engines", export: "noSuchEngine" })).rejects.toThrow(
       "@octavo/engines exports no function noSuchEngine",
     );
+  });
+});
+
+describe("a spare sandbox's preloads", () => {
+  it("are the modules of the light operations that take a fresh process, each once", () => {
+    expect(sparePreloads(["merge", "sign", "verify-signatures", "redact", "ocr", "word-to-pdf"])).toEqual([
+      "@octavo/sign/operations",
+    ]);
+    expect(sparePreloads(["metadata", "pdf-info", "rotate"])).toEqual([
+      "@octavo/edit",
+      "@octavo/edit/pdf-info",
+    ]);
+  });
+
+  it.each(sparePreloads(operationIds))("%s can be imported", async (module) => {
+    await expect(import(module)).resolves.toBeTruthy();
   });
 });

@@ -30,6 +30,10 @@ function die(): never {
 
 process.on("disconnect", die);
 
+// Engine modules named by the worker, imported while the sandbox waits: a job's own import (dispatch) then
+// finds them loaded. A module that fails to load here fails that job's import the same way, with its error.
+for (const module of process.argv.slice(2)) void import(module).catch(() => undefined);
+
 /** How long the sandbox waits for its next job before it collects garbage. */
 const IDLE_COLLECTION_MS = 200;
 

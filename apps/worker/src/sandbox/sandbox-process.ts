@@ -46,8 +46,10 @@ export class SandboxProcess {
   constructor(
     maxHeapMb: number,
     private readonly urlAllowlist: string,
+    preload: readonly string[] = [],
   ) {
-    this.child = fork(CHILD_ENTRY, [], {
+    // The modules to import while waiting: names of the catalogue's engine modules, never a job's data.
+    this.child = fork(CHILD_ENTRY, [...preload], {
       // --expose-gc: the sandbox collects garbage when it waits, releasing the last job's MuPDF memory.
       execArgv: [`--max-old-space-size=${maxHeapMb}`, "--expose-gc"],
       stdio: ["ignore", "ignore", "pipe", "ipc"],

@@ -12,6 +12,8 @@ export interface SandboxLimits {
   maxIdle: number;
   /** OCTAVO_URL_ALLOWLIST, for the engines that make a request (Sign PDF's time-stamp). */
   urlAllowlist: string;
+  /** Engine modules a new process imports while it waits for its first job (see sparePreloads). */
+  preload?: readonly string[];
 }
 
 /**
@@ -72,7 +74,7 @@ export class Sandboxes {
 
   private start(): SandboxProcess {
     this.started += 1;
-    return new SandboxProcess(this.limits.maxHeapMb, this.limits.urlAllowlist);
+    return new SandboxProcess(this.limits.maxHeapMb, this.limits.urlAllowlist, this.limits.preload ?? []);
   }
 
   private mayContinue(sandbox: SandboxProcess): boolean {
