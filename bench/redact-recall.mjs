@@ -37,7 +37,7 @@ const { ssim } = await import("../packages/redact/node_modules/ssim.js/dist/inde
 const work = mkdtempSync(join(tmpdir(), "octavo-bench-redact-"));
 const tool = (name, args) => execFileSync(name, args, { encoding: "latin1", maxBuffer: 1 << 28 });
 const pdftotext = (pdf) =>
-  Buffer.from(tool("pdftotext", ["-q", "-enc", "UTF-8", pdf, "-"]), "latin1").toString();
+  execFileSync("pdftotext", ["-q", "-enc", "UTF-8", pdf, "-"], { encoding: "utf8", maxBuffer: 1 << 28 });
 const normal = (text) => text.normalize("NFKC").toLowerCase();
 const words = (text) =>
   normal(text)

@@ -1,6 +1,6 @@
 import { forgetBorrowed } from "@octavo/engines";
 import type { Mupdf, MupdfModule } from "@octavo/mupdf";
-import type { Box } from "./page-text.js";
+import { type Box, centreOf, contains, overlaps } from "./box.js";
 
 /**
  * Glyphs that text extraction finds but a reader of the page cannot see, in display space (y down):
@@ -167,21 +167,20 @@ class PaintingRecorder {
   /** Where to remove each hidden glyph: a point inside it that no glyph left on the page reaches. */
   hidden(bounds: readonly number[]): Box[] {
     const page = bounds as unknown as Box;
+    // Each kind of paint a glyph is tested against, once: a chart's thousands of strokes are none of them.
     const images = this.paints.filter((paint) => paint.image);
+    const darks = this.paints.filter((paint) => paint.dark);
+    const covers = this.paints.filter((paint) => paint.opaque);
     const isHidden = (glyph: Glyph): boolean => {
       // Outside the crop box, or clipped away.
       if (!overlaps(glyph.shown, page)) return true;
       if (glyph.look === "invisible") return !images.some((image) => overlaps(image.box, glyph.shown));
       const centre = centreOf(glyph.shown);
       if (glyph.look === "white") {
-        const under = this.paints.some(
-          (paint) => paint.order < glyph.order && paint.dark && contains(paint.box, centre),
-        );
+        const under = darks.some((paint) => paint.order < glyph.order && contains(paint.box, centre));
         if (!under) return true;
       }
-      return this.paints.some(
-        (paint) => paint.order > glyph.order && paint.opaque && containsBox(paint.box, glyph.shown),
-      );
+      return covers.some((paint) => paint.order > glyph.order && containsBox(paint.box, glyph.shown));
     };
     const hidden: Glyph[] = [];
     const kept: Box[] = [];
@@ -278,18 +277,6 @@ function isRectangle(path: Mupdf.Path, ctm: Mupdf.Matrix): boolean {
 
 function unitSquare(mupdf: MupdfModule, ctm: Mupdf.Matrix): Box {
   return mupdf.Rect.transform([0, 0, 1, 1], ctm) as Box;
-}
-
-function overlaps(a: Box, b: Box): boolean {
-  return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
-}
-
-function centreOf(box: Box): [number, number] {
-  return [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2];
-}
-
-function contains(box: Box, [x, y]: [number, number]): boolean {
-  return box[0] <= x && x <= box[2] && box[1] <= y && y <= box[3];
 }
 
 function containsBox(outer: Box, inner: Box): boolean {

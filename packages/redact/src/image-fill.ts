@@ -1,6 +1,6 @@
 import { forgetBorrowed } from "@octavo/engines";
 import type { Mupdf, MupdfModule } from "@octavo/mupdf";
-import type { Box } from "./page-text.js";
+import type { Box } from "./box.js";
 
 /** An image the page draws, where it draws it, and the parts of it the boxes cover, in its own pixels. */
 interface CoveredImage {
@@ -26,7 +26,7 @@ interface Placement {
  */
 export function coveredImages(mupdf: MupdfModule, page: Mupdf.PDFPage, boxes: Box[]): CoveredImage[] {
   // Most text pages draw no image XObject: then there is nothing to run the page for.
-  if (!namesImages(page.getObject().getInheritable("Resources"), 0)) return [];
+  if (imageEntries(page.getObject().getInheritable("Resources")).next().done) return [];
   return placements(mupdf, page)
     .map((placement) => ({
       placement,
@@ -46,7 +46,7 @@ export function fillCoveredPixels(
   if (covered.length === 0) return;
   // The redaction wrote new image objects under new names: found again where they are drawn.
   const drawn = placements(mupdf, page);
-  const objects = imageXObjects(doc, page.getObject().get("Resources"), 0);
+  const objects = imageXObjects(doc, page.getObject().get("Resources"));
   for (const { placement, rects } of covered) {
     const now = drawn.find((other) => sameDrawing(other, placement));
     const object = objects.find((candidate) => candidate.pointer === now?.pointer);
@@ -58,7 +58,7 @@ export function fillCoveredPixels(
     try {
       const colour = inSpaceOf(pixmap, fill);
       if (colour === undefined) continue;
-      paint(pixmap, rects, colour);
+      paintRects(pixmap, rects, colour);
       object.owner.put(object.name, doc.addImage(new mupdf.Image(pixmap, mask ?? undefined)));
     } finally {
       pixmap.destroy();
@@ -66,20 +66,6 @@ export function fillCoveredPixels(
       image.destroy();
     }
   }
-}
-
-/** Whether `resources`, or a Form XObject it names (a few levels down), names an image XObject. */
-function namesImages(resources: Mupdf.PDFObject, depth: number): boolean {
-  const xobjects = resources.isDictionary() ? resources.get("XObject") : undefined;
-  if (xobjects === undefined || !xobjects.isDictionary() || depth > 4) return false;
-  let found = false;
-  xobjects.forEach((value) => {
-    const subtype = value.get("Subtype");
-    if (!subtype.isName()) return;
-    if (subtype.asName() === "Image") found = true;
-    else if (!found && subtype.asName() === "Form") found = namesImages(value.get("Resources"), depth + 1);
-  });
-  return found;
 }
 
 function copyOf(mupdf: MupdfModule, decoded: Mupdf.Pixmap): Mupdf.Pixmap {
@@ -124,28 +110,40 @@ function sameDrawing(a: Placement, b: Placement): boolean {
 }
 
 /**
- * Image XObjects named in `resources` and, a few levels down, in the Form XObjects it names, each with the
- * dictionary that names it and the fz_image MuPDF keeps for it.
+ * The image XObjects named in `resources` and, a few levels down, in the Form XObjects it names, each with the
+ * dictionary that names it.
  */
+function* imageEntries(
+  resources: Mupdf.PDFObject,
+  depth = 0,
+): Generator<{ owner: Mupdf.PDFObject; name: string; object: Mupdf.PDFObject }> {
+  const xobjects = resources.isDictionary() ? resources.get("XObject") : undefined;
+  if (xobjects === undefined || !xobjects.isDictionary() || depth > 4) return;
+  const named: [string, Mupdf.PDFObject][] = [];
+  xobjects.forEach((value, key) => {
+    named.push([String(key), value]);
+  });
+  for (const [name, object] of named) {
+    const subtype = object.get("Subtype");
+    if (!subtype.isName()) continue;
+    if (subtype.asName() === "Image") yield { owner: xobjects, name, object };
+    else if (subtype.asName() === "Form") yield* imageEntries(object.get("Resources"), depth + 1);
+  }
+}
+
+/** The image XObjects of `resources` (see imageEntries), each with the fz_image MuPDF keeps for it. */
 function imageXObjects(
   doc: Mupdf.PDFDocument,
   resources: Mupdf.PDFObject,
-  depth: number,
 ): { owner: Mupdf.PDFObject; name: string; pointer: number }[] {
-  const xobjects = resources.isDictionary() ? resources.get("XObject") : undefined;
-  if (xobjects === undefined || !xobjects.isDictionary() || depth > 4) return [];
-  const found: { owner: Mupdf.PDFObject; name: string; pointer: number }[] = [];
-  xobjects.forEach((value, key) => {
-    const subtype = value.get("Subtype");
-    if (subtype.isName() && subtype.asName() === "Image") {
-      const image = doc.loadImage(value);
-      found.push({ owner: xobjects, name: String(key), pointer: image.pointer });
+  return [...imageEntries(resources)].map(({ owner, name, object }) => {
+    const image = doc.loadImage(object);
+    try {
+      return { owner, name, pointer: image.pointer };
+    } finally {
       image.destroy();
-    } else if (subtype.isName() && subtype.asName() === "Form") {
-      found.push(...imageXObjects(doc, value.get("Resources"), depth + 1));
     }
   });
-  return found;
 }
 
 /** The box in the image's pixels, where the image's unit square is drawn by `ctm` (row 0 at the top). */
@@ -177,7 +175,8 @@ function inSpaceOf(pixmap: Mupdf.Pixmap, [red, green, blue]: [number, number, nu
   }
 }
 
-function paint(pixmap: Mupdf.Pixmap, rects: Box[], colour: number[]): void {
+/** Sets the pixels of `rects` ([x0, y0, x1, y1], x1 and y1 not included) to `colour`, 0..1 per component. */
+export function paintRects(pixmap: Mupdf.Pixmap, rects: Box[], colour: readonly number[]): void {
   const samples = pixmap.getPixels();
   const stride = pixmap.getStride();
   // MuPDF's n counts the alpha channel.

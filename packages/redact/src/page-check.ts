@@ -1,5 +1,6 @@
 import type { Mupdf, MupdfModule } from "@octavo/mupdf";
-import type { Box } from "./page-text.js";
+import type { Box } from "./box.js";
+import { paintRects } from "./image-fill.js";
 
 /**
  * MuPDF writes a page's content anew when it redacts, and on some pages it writes positions wrong: a table
@@ -9,11 +10,11 @@ import type { Box } from "./page-text.js";
  * instead (asPicture), from the untouched page, with the boxes painted in.
  */
 
-/** Resolution of the comparison, in dots per inch: a moved 8 pt glyph covers some 15 dots. */
+/** Resolution of the comparison, in dots per inch: an 8 pt glyph is some 4 dots by 3. */
 const checkDpi = 36;
 /** Dots outside the boxes that differ this much (of 255, in gray) count as changed. */
 const changedLevel = 96;
-/** More changed dots than this, outside the boxes, is a damaged page: about a small glyph. */
+/** More changed dots than this, outside the boxes, is a damaged page: a word or two moved. */
 const damagedDots = 12;
 /** Boxes are masked with this margin, in points: a glyph MuPDF takes at a box's edge is not damage. */
 const maskMargin = 3;
@@ -89,19 +90,18 @@ export function asPicture(
   const scale = dpi / 72;
   const pixmap = untouched.toPixmap([scale, 0, 0, scale, 0, 0], mupdf.ColorSpace.DeviceRGB, false, false);
   try {
-    const [width, height, stride] = [pixmap.getWidth(), pixmap.getHeight(), pixmap.getStride()];
-    const samples = pixmap.getPixels();
-    const colour = fill.map((value) => Math.round(value * 255));
     // Painted a dot inside each box: the box drawn over the picture (fillBoxes) covers the rest, and a dot
     // outside it would show as a line of the fill beside the box.
-    for (const [x0, y0, x1, y1] of boxes) {
-      const [left, top] = [Math.ceil((x0 - bounds[0]) * scale), Math.ceil((y0 - bounds[1]) * scale)];
-      const [right, bottom] = [Math.floor((x1 - bounds[0]) * scale), Math.floor((y1 - bounds[1]) * scale)];
-      for (let y = Math.max(0, top); y < Math.min(height, bottom); y += 1) {
-        for (let x = Math.max(0, left); x < Math.min(width, right); x += 1)
-          samples.set(colour, y * stride + x * 3);
-      }
-    }
+    const [width, height] = [pixmap.getWidth(), pixmap.getHeight()];
+    const inside = boxes.map(
+      ([x0, y0, x1, y1]): Box => [
+        Math.max(0, Math.ceil((x0 - bounds[0]) * scale)),
+        Math.max(0, Math.ceil((y0 - bounds[1]) * scale)),
+        Math.min(width, Math.floor((x1 - bounds[0]) * scale)),
+        Math.min(height, Math.floor((y1 - bounds[1]) * scale)),
+      ],
+    );
+    paintRects(pixmap, inside, fill);
     const image = doc.addImage(new mupdf.Image(pixmap));
     // The picture's unit square on the page as displayed (MuPDF draws an image's first row at v = 0), taken
     // back to the page's own space, which /Rotate and the crop box turn and move.

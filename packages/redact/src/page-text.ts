@@ -1,6 +1,6 @@
 import type { Mupdf } from "@octavo/mupdf";
 
-export type Box = [number, number, number, number];
+import type { Box } from "./box.js";
 
 /**
  * A page's text as one string, in MuPDF's reading order, with the box of every UTF-16 unit: a match's boxes
@@ -92,10 +92,20 @@ function seenChars(chars: PageChar[], [dx, dy]: [number, number]): PageChar[] {
     ];
     return [Math.min(...ends), Math.max(...ends)];
   };
+  const blank = chars.map((char) => char.c.trim() === "");
+  // For each character, the next one that is not white space: one pass from the end.
+  const nextSeen: (PageChar | undefined)[] = [];
+  for (let index = chars.length - 1, next: PageChar | undefined; index >= 0; index -= 1) {
+    nextSeen[index] = next;
+    if (!blank[index]) next = chars[index];
+  }
+  let before: PageChar | undefined;
   return chars.filter((char, index) => {
-    if (char.c.trim() !== "") return true;
-    const before = chars.slice(0, index).findLast((other) => other.c.trim() !== "");
-    const after = chars.slice(index + 1).find((other) => other.c.trim() !== "");
+    if (!blank[index]) {
+      before = char;
+      return true;
+    }
+    const after = nextSeen[index];
     if (before === undefined || after === undefined) return true;
     const [start, end] = along(before.box);
     const [nextStart, nextEnd] = along(after.box);

@@ -20,10 +20,11 @@ import {
 } from "@octavo/engines";
 import { loadMupdf, type Mupdf, type MupdfModule } from "@octavo/mupdf";
 import { ocr } from "@octavo/ocr";
+import { type Box, overlaps } from "./box.js";
 import { hiddenGlyphs } from "./hidden-text.js";
 import { coveredImages, fillCoveredPixels } from "./image-fill.js";
 import { asPicture, changedOutside, drawForCheck } from "./page-check.js";
-import { type Box, type MatchBox, matchBoxes, type PageText, pageText } from "./page-text.js";
+import { type MatchBox, matchBoxes, type PageText, pageText } from "./page-text.js";
 import { compileRules, findMatches, type Rule, type RuleOptions } from "./rules.js";
 import { sanitizeDocument } from "./sanitize.js";
 
@@ -223,10 +224,10 @@ function redactPages(
       const matches: Record<string, number> = {};
       const areas = first ? (job.options.areas ?? []).filter((area) => area.page === number) : [];
       // An area is cleared whole, whatever lies at its edges.
-      let pending: MatchBox[] = areas.map((area) => ({
-        shown: displayedBox(page, area.rect),
-        cut: displayedBox(page, area.rect),
-      }));
+      let pending: MatchBox[] = areas.map((area) => {
+        const box = displayedBox(page, area.rect);
+        return { shown: box, cut: box };
+      });
       if (selected.has(number) && job.rules.length > 0) {
         const text = pageText(page);
         if (first) refuseUnreadablePage(page, text.text, number, job);
@@ -394,18 +395,13 @@ function displayedBox(page: Mupdf.PDFPage, rect: [number, number, number, number
   return [x0 + x, y0 + y, x0 + x + width, y0 + y + height];
 }
 
-function intersects(a: readonly number[], b: Box): boolean {
-  const [ax0 = 0, ay0 = 0, ax1 = 0, ay1 = 0] = a;
-  return ax0 < b[2] && b[0] < ax1 && ay0 < b[3] && b[1] < ay1;
-}
-
 /** Links, widgets and annotations a box touches go with what is under it. */
 function removeTouched(page: Mupdf.PDFPage, boxes: Box[]): void {
   for (const link of page.getLinks()) {
-    if (boxes.some((box) => intersects(link.getBounds(), box))) page.deleteLink(link);
+    if (boxes.some((box) => overlaps(link.getBounds(), box))) page.deleteLink(link);
   }
   for (const annotation of [...page.getAnnotations(), ...page.getWidgets()]) {
-    if (boxes.some((box) => intersects(annotation.getBounds(), box))) page.deleteAnnotation(annotation);
+    if (boxes.some((box) => overlaps(annotation.getBounds(), box))) page.deleteAnnotation(annotation);
   }
 }
 

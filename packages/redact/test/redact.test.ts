@@ -2,12 +2,12 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { JobFailure } from "@octavo/engines";
-import { loadMupdf } from "@octavo/mupdf";
+import { loadMupdf, type Mupdf, type MupdfModule } from "@octavo/mupdf";
 import { corpusPath, rejectionOf, runTool } from "@octavo/testing";
 import { ssim } from "ssim.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RedactionReport, type RedactOptions, redact } from "../src/redact.js";
-import { redactionSet } from "./redaction-set.js";
+import { helvetica, redactionSet } from "./redaction-set.js";
 
 const paper = corpusPath("general/pdfjs_tracemonkey_with_annotations.pdf");
 const attachment = corpusPath("general/samplefiles_with-attachment.pdf");
@@ -56,17 +56,26 @@ async function textPdf(lines: string[]): Promise<string> {
   );
 }
 
-/** A one-page PDF whose content stream is `content`, Helvetica as /F1, made with MuPDF. */
-async function contentPdf(content: string): Promise<string> {
+/**
+ * A one-page PDF (US Letter) whose content stream is `content`, Helvetica as /F1, made with MuPDF; `extra`
+ * adds to its resources and page dictionary.
+ */
+async function contentPdf(
+  content: string,
+  extra?: (
+    mupdf: MupdfModule,
+    doc: Mupdf.PDFDocument,
+    resources: Mupdf.PDFObject,
+    page: Mupdf.PDFObject,
+  ) => void,
+): Promise<string> {
   const mupdf = await loadMupdf();
   const doc = new mupdf.PDFDocument();
   try {
-    const font = doc.addSimpleFont(new mupdf.Font("Helvetica"), "Latin");
-    const resources = doc.newDictionary();
-    const fonts = doc.newDictionary();
-    fonts.put("F1", font);
-    resources.put("Font", fonts);
-    doc.insertPage(-1, doc.addPage([0, 0, 612, 792], 0, resources, content));
+    const resources = helvetica(mupdf, doc);
+    const page = doc.addPage([0, 0, 612, 792], 0, resources, content);
+    extra?.(mupdf, doc, resources, page);
+    doc.insertPage(-1, page);
     const path = join(dir, `made-${Math.random().toString(36).slice(2)}.pdf`);
     await writeFile(path, doc.saveToBuffer("").asUint8Array());
     return path;
@@ -148,37 +157,23 @@ describe("redact", () => {
   });
 
   it("removes text from Form XObjects and from show operators split by kerning, leaving no bytes of it", async () => {
-    const mupdf = await loadMupdf();
-    const doc = new mupdf.PDFDocument();
-    const path = join(dir, "xobject.pdf");
-    try {
-      const fonts = doc.newDictionary();
-      fonts.put("F1", doc.addSimpleFont(new mupdf.Font("Helvetica"), "Latin"));
-      const formResources = doc.newDictionary();
-      formResources.put("Font", fonts);
+    const content = [
+      "BT /F1 12 Tf 72 700 Td [(Con)-20(fid)10(ential) -250 (memo)] TJ ET",
+      "BT /F1 12 Tf 72 680 Td (Keep) Tj ( this) Tj ( line) Tj ET",
+      "q 1 0 0 1 62 500 cm /Fx Do Q",
+    ].join("\n");
+    const path = await contentPdf(content, (mupdf, doc, resources) => {
       const formDict = doc.newDictionary();
       formDict.put("Type", doc.newName("XObject"));
       formDict.put("Subtype", doc.newName("Form"));
       const bbox = doc.newArray();
       for (const value of [0, 0, 400, 100]) bbox.push(doc.newReal(value));
       formDict.put("BBox", bbox);
-      formDict.put("Resources", formResources);
-      const form = doc.addStream("BT /F1 12 Tf 10 50 Td (Secret plan B) Tj ET", formDict);
-      const resources = doc.newDictionary();
-      resources.put("Font", fonts);
+      formDict.put("Resources", helvetica(mupdf, doc));
       const xobjects = doc.newDictionary();
-      xobjects.put("Fx", form);
+      xobjects.put("Fx", doc.addStream("BT /F1 12 Tf 10 50 Td (Secret plan B) Tj ET", formDict));
       resources.put("XObject", xobjects);
-      const content = [
-        "BT /F1 12 Tf 72 700 Td [(Con)-20(fid)10(ential) -250 (memo)] TJ ET",
-        "BT /F1 12 Tf 72 680 Td (Keep) Tj ( this) Tj ( line) Tj ET",
-        "q 1 0 0 1 62 500 cm /Fx Do Q",
-      ].join("\n");
-      doc.insertPage(-1, doc.addPage([0, 0, 612, 792], 0, resources, content));
-      await writeFile(path, doc.saveToBuffer("").asUint8Array());
-    } finally {
-      doc.destroy();
-    }
+    });
     const { pdf } = await run(path, { text: ["Confidential", "Secret plan"] });
     const text = await pdftotext(pdf);
     expect(text).not.toMatch(/Confidential|Secret/);
@@ -331,48 +326,36 @@ describe("redact", () => {
   });
 
   it("sanitize removes the text a reader cannot see and keeps what they can, a scan's OCR layer too", async () => {
-    const mupdf = await loadMupdf();
-    const doc = new mupdf.PDFDocument();
-    const path = join(dir, "hidden.pdf");
-    try {
-      const fonts = doc.newDictionary();
-      fonts.put("F1", doc.addSimpleFont(new mupdf.Font("Helvetica"), "Latin"));
+    const content = [
+      "BT /F1 12 Tf 72 740 Td (Visible alpha) Tj ET",
+      // White on the white page.
+      "BT 1 g /F1 12 Tf 72 720 Td (Whiteink bravo) Tj ET",
+      // White on a dark box: seen.
+      "q 0 0 0.4 rg 70 690 200 20 re f Q BT 1 g /F1 12 Tf 72 695 Td (Onnavy charlie) Tj ET",
+      // Invisible (render mode 3), on nothing.
+      "BT 3 Tr /F1 12 Tf 72 660 Td (Ghostly delta) Tj ET",
+      // Covered by a white box drawn after it: a fake redaction.
+      "BT /F1 12 Tf 72 630 Td (Covered echo) Tj ET q 1 1 1 rg 70 625 150 20 re f Q",
+      // Below the crop box.
+      "BT /F1 12 Tf 72 50 Td (Offcrop foxtrot) Tj ET",
+      // A scan and its invisible text layer: seen as the picture.
+      "q 200 0 0 100 72 400 cm /Im1 Do Q BT 3 Tr /F1 12 Tf 80 450 Td (Scanned golf) Tj ET",
+      // Under an opaque image drawn after it.
+      "BT /F1 12 Tf 80 300 Td (Underimage hotel) Tj ET q 200 0 0 50 72 280 cm /Im1 Do Q",
+    ]
+      // Each in its own graphics state: a colour or render mode set in one does not carry to the next.
+      .map((drawing) => `q ${drawing} Q`)
+      .join("\n");
+    const path = await contentPdf(content, (mupdf, doc, resources, page) => {
       const grey = new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, [0, 0, 8, 8], false);
       grey.clear(128);
       const xobjects = doc.newDictionary();
       xobjects.put("Im1", doc.addImage(new mupdf.Image(grey)));
-      const resources = doc.newDictionary();
-      resources.put("Font", fonts);
       resources.put("XObject", xobjects);
-      const content = [
-        "BT /F1 12 Tf 72 740 Td (Visible alpha) Tj ET",
-        // White on the white page.
-        "BT 1 g /F1 12 Tf 72 720 Td (Whiteink bravo) Tj ET",
-        // White on a dark box: seen.
-        "q 0 0 0.4 rg 70 690 200 20 re f Q BT 1 g /F1 12 Tf 72 695 Td (Onnavy charlie) Tj ET",
-        // Invisible (render mode 3), on nothing.
-        "BT 3 Tr /F1 12 Tf 72 660 Td (Ghostly delta) Tj ET",
-        // Covered by a white box drawn after it: a fake redaction.
-        "BT /F1 12 Tf 72 630 Td (Covered echo) Tj ET q 1 1 1 rg 70 625 150 20 re f Q",
-        // Below the crop box.
-        "BT /F1 12 Tf 72 50 Td (Offcrop foxtrot) Tj ET",
-        // A scan and its invisible text layer: seen as the picture.
-        "q 200 0 0 100 72 400 cm /Im1 Do Q BT 3 Tr /F1 12 Tf 80 450 Td (Scanned golf) Tj ET",
-        // Under an opaque image drawn after it.
-        "BT /F1 12 Tf 80 300 Td (Underimage hotel) Tj ET q 200 0 0 50 72 280 cm /Im1 Do Q",
-      ]
-        // Each in its own graphics state: a colour or render mode set in one does not carry to the next.
-        .map((drawing) => `q ${drawing} Q`)
-        .join("\n");
-      const page = doc.addPage([0, 0, 612, 792], 0, resources, content);
       const crop = doc.newArray();
       for (const value of [0, 100, 612, 792]) crop.push(doc.newReal(value));
       page.put("CropBox", crop);
-      doc.insertPage(-1, page);
-      await writeFile(path, doc.saveToBuffer("").asUint8Array());
-    } finally {
-      doc.destroy();
-    }
+    });
     const hiddenWords = ["Whiteink", "Ghostly", "Covered", "Offcrop", "Underimage"];
     const seenWords = ["Visible", "Onnavy charlie", "Scanned golf"];
     const before = await decompressed(path);

@@ -141,7 +141,8 @@ const makers: Record<string, Maker> = {
   ligatures: (mupdf, doc) => cidPage(mupdf, doc, true),
 };
 
-function helvetica(mupdf: MupdfModule, doc: Mupdf.PDFDocument): Mupdf.PDFObject {
+/** Resources with Helvetica as /F1. */
+export function helvetica(mupdf: MupdfModule, doc: Mupdf.PDFDocument): Mupdf.PDFObject {
   const resources = doc.newDictionary();
   const fonts = doc.newDictionary();
   fonts.put("F1", doc.addSimpleFont(new mupdf.Font("Helvetica"), "Latin"));
