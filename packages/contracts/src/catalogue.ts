@@ -569,8 +569,9 @@ export const catalogue = {
       "image or box). The job's redaction counts the matches per page and rule, never their text. With ocr, " +
       "scans are OCRed first and what the rules find is removed from their text layer and pixels; without " +
       "it, a page that is only an image fails with conversion_failed. A page whose text the engine would move " +
-      "while removing it is delivered as a picture of itself with the boxes painted in, and the job's " +
-      "warnings name it; a match that cannot be removed fails the job with conversion_failed.",
+      "while removing it is delivered as a picture of itself with the boxes painted in, its other words " +
+      "kept over it as invisible text (searchable, as on an OCRed scan), and the job's warnings name it; a " +
+      "match that cannot be removed fails the job with conversion_failed.",
     options: RedactOptions,
     output: pdfPerInput,
     // 50 pages with five terms take about 4.6 s.

@@ -21,8 +21,8 @@ interface Placement {
 /**
  * MuPDF clears an image's pixels under a redaction box to white. Found before the redaction (where the page
  * draws each image, what the boxes cover of it), the same pixels are painted in the fill colour after it, so
- * the picture's own data shows the box as the page does. An image drawn inline in the content stream keeps
- * MuPDF's white.
+ * the picture's own data shows the box as the page does (an image drawn inline is made an XObject first, by
+ * inlineImagesAsXObjects).
  */
 export function coveredImages(mupdf: MupdfModule, page: Mupdf.PDFPage, boxes: Box[]): CoveredImage[] {
   // Most text pages draw no image XObject: then there is nothing to run the page for.

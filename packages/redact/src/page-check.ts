@@ -3,10 +3,9 @@ import type { Box } from "./box.js";
 import { paintRects } from "./image-fill.js";
 
 /**
- * MuPDF writes a page's content anew when it redacts, and on some pages it writes positions wrong: a table
- * written with ' and TL moved, after any redaction on its page, three columns off the page (MuPDF 1.28's
- * filter emits TD, which also sets the leading, where the page said Td). So a page is drawn before and
- * after, small, and compared outside the boxes; a page that changed there is drawn whole as a picture
+ * MuPDF writes a page's content anew when it redacts, and on some pages it writes positions wrong (MuPDF 1.28
+ * drops a T* under a leading of 0; its handling of ' is avoided by spellOutQuotes). So a page is drawn before
+ * and after, small, and compared outside the boxes; a page that changed there is drawn whole as a picture
  * instead (asPicture), from the untouched page, with the boxes painted in.
  */
 

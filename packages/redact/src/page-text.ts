@@ -1,6 +1,6 @@
 import type { Mupdf } from "@octavo/mupdf";
 
-import type { Box } from "./box.js";
+import { type Box, boxOfQuad, union } from "./box.js";
 
 /**
  * A page's text as one string, in MuPDF's reading order, with the box of every UTF-16 unit: a match's boxes
@@ -45,9 +45,7 @@ export function pageText(page: Mupdf.PDFPage): PageText {
       },
       onChar(c, _origin, font, size, quad) {
         font.destroy();
-        const xs = [quad[0], quad[2], quad[4], quad[6]];
-        const ys = [quad[1], quad[3], quad[5], quad[7]];
-        chars.push({ c, size, box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] });
+        chars.push({ c, size, box: boxOfQuad(quad) });
       },
       endLine() {
         for (const { c, box } of seenChars(chars, direction)) {
@@ -157,17 +155,7 @@ export function matchBoxes(page: PageText, start: number, end: number): MatchBox
     const line = page.lines[unit] ?? -1;
     if (box === undefined) continue;
     const joined = byLine.get(line);
-    byLine.set(
-      line,
-      joined === undefined
-        ? box
-        : [
-            Math.min(joined[0], box[0]),
-            Math.min(joined[1], box[1]),
-            Math.max(joined[2], box[2]),
-            Math.max(joined[3], box[3]),
-          ],
-    );
+    byLine.set(line, joined === undefined ? box : union(joined, box));
   }
   return [...byLine.entries()].map(([line, shown]) => ({ shown, cut: clearOfOtherLines(page, shown, line) }));
 }
@@ -203,12 +191,7 @@ function linesOf(page: PageText): { line: number; box: Box; units: number[] }[] 
       return;
     }
     entry.units.push(unit);
-    entry.box = [
-      Math.min(entry.box[0], glyph[0]),
-      Math.min(entry.box[1], glyph[1]),
-      Math.max(entry.box[2], glyph[2]),
-      Math.max(entry.box[3], glyph[3]),
-    ];
+    entry.box = union(entry.box, glyph);
   });
   index = [...byLine.values()];
   lineIndexes.set(page, index);

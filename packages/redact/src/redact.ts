@@ -23,10 +23,13 @@ import { ocr } from "@octavo/ocr";
 import { type Box, overlaps } from "./box.js";
 import { hiddenGlyphs } from "./hidden-text.js";
 import { coveredImages, fillCoveredPixels } from "./image-fill.js";
+import { inlineImagesAsXObjects } from "./inline-images.js";
 import { asPicture, changedOutside, drawForCheck } from "./page-check.js";
 import { type MatchBox, matchBoxes, type PageText, pageText } from "./page-text.js";
+import { spellOutQuotes } from "./quote-operators.js";
 import { compileRules, findMatches, type Rule, type RuleOptions } from "./rules.js";
 import { sanitizeDocument } from "./sanitize.js";
+import { addInvisibleText } from "./text-layer.js";
 
 export interface RedactOptions extends RuleOptions {
   /** Rectangles to clear, [x, y, width, height] in points from the top-left of the page as displayed. */
@@ -250,6 +253,7 @@ function redactPages(
       };
       let garbled = false;
       try {
+        spellOutQuotes(page);
         if (hidden.length > 0) {
           removeHiddenText(mupdf, page, hidden);
           garbled = damaged();
@@ -269,11 +273,13 @@ function redactPages(
         const untouched = job.untouched().loadPage(index);
         try {
           asPicture(mupdf, doc, page, untouched, all, fill);
+          // Hidden text stays out of it, as the rewrite took it out.
+          addInvisibleText(mupdf, doc, page, untouched, [...all, ...hidden]);
         } finally {
           untouched.destroy();
         }
         job.warnings.push(
-          `Page ${number} of ${job.name} is now a picture of itself: redacting its text would have moved other text on it (a content stream MuPDF rewrites wrongly), so it was drawn with the boxes painted in instead. Its text can no longer be selected or searched; OCR it to make it searchable again.`,
+          `Page ${number} of ${job.name} is now a picture of itself: redacting its text would have moved other text on it (a content stream MuPDF rewrites wrongly), so it was drawn with the boxes painted in instead. Its words outside the boxes lie over the picture as invisible text, as on an OCRed scan: they can still be searched and selected, but not edited.`,
         );
       }
       // The picture replaced the boxes drawn in earlier rounds: all are drawn again over it.
@@ -335,6 +341,7 @@ function removeUnder(
 ): Box[] {
   const shown = boxes.map((box) => box.shown);
   removeTouched(page, shown);
+  inlineImagesAsXObjects(mupdf, doc, page);
   const images = coveredImages(mupdf, page, shown);
   for (const box of boxes) page.createAnnotation("Redact").setRect(box.cut);
   // MuPDF's own boxes are black only: ours are drawn after, in the fill colour.
