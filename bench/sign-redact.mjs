@@ -12,7 +12,7 @@
 //
 //   pnpm exec turbo run build --filter=@octavo/sign --filter=@octavo/redact
 //   node bench/sign-redact.mjs [--runs 15] [--file general/pdfjs_tracemonkey_with_annotations.pdf]
-//        [--text general/govdocs_error_set_1_316267.pdf]
+//        [--text general/govdocs_error_set_1_316267.pdf] [--gap 1500]   (--gap: ms of idle before each sign job)
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,6 +26,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "15" },
     file: { type: "string", default: "general/pdfjs_tracemonkey_with_annotations.pdf" },
     text: { type: "string", default: "general/govdocs_error_set_1_316267.pdf" },
+    gap: { type: "string", default: "0" },
   },
 });
 const runs = Number(values.runs);
@@ -174,6 +175,7 @@ async function postToDone(path, fields) {
 try {
   await untilReady(service.base);
   for (let run = 0; run <= runs; run += 1) {
+    await new Promise((resolve) => setTimeout(resolve, Number(values.gap)));
     const signing = await postToDone("/v1/sign", {
       certificate: new File([p12Bytes], "signer.p12"),
       options: JSON.stringify({ certificatePassword: password }),
