@@ -12,21 +12,29 @@
 //
 //   pnpm exec turbo run build --filter=@octavo/sign --filter=@octavo/redact
 //   node bench/sign-redact.mjs [--runs 15] [--file general/pdfjs_tracemonkey_with_annotations.pdf]
-//        [--text general/govdocs_error_set_1_316267.pdf] [--gap 1500]   (--gap: ms of idle before each sign job)
+//        [--text general/govdocs_error_set_1_316267.pdf] [--settled]
+//   --settled: each sign job waits until the service is idle (the spare the last job used up started again)
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { corpusDir } from "./pdf-office/corpus.mjs";
-import { finishedJob, median, serviceWithAccount, stopService, untilReady } from "./support.mjs";
+import {
+  finishedJob,
+  median,
+  serviceWithAccount,
+  stopService,
+  treeCpuSeconds,
+  untilReady,
+} from "./support.mjs";
 
 const { values } = parseArgs({
   options: {
     runs: { type: "string", default: "15" },
     file: { type: "string", default: "general/pdfjs_tracemonkey_with_annotations.pdf" },
     text: { type: "string", default: "general/govdocs_error_set_1_316267.pdf" },
-    gap: { type: "string", default: "0" },
+    settled: { type: "boolean", default: false },
   },
 });
 const runs = Number(values.runs);
@@ -155,6 +163,18 @@ const pdfBytes = readFileSync(pdf);
 const p12Bytes = readFileSync(join(work, "signer.p12"));
 sides.postToDone = [];
 sides.rotatePostToDone = [];
+/** Until the process tree of `pid` uses under a tenth of a core over 200 ms, or 10 s have passed. */
+async function untilIdle(pid) {
+  const deadline = performance.now() + 10_000;
+  let used = treeCpuSeconds(pid);
+  while (performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = treeCpuSeconds(pid);
+    if (now - used < 0.02) return;
+    used = now;
+  }
+  throw new Error("the service did not go idle within 10 s between jobs");
+}
 /** POST to done of one job, in ms: the upload, the queue, the worker, the stored output, the settled row. */
 async function postToDone(path, fields) {
   const started = performance.now();
@@ -175,7 +195,7 @@ async function postToDone(path, fields) {
 try {
   await untilReady(service.base);
   for (let run = 0; run <= runs; run += 1) {
-    await new Promise((resolve) => setTimeout(resolve, Number(values.gap)));
+    if (values.settled) await untilIdle(service.server.pid);
     const signing = await postToDone("/v1/sign", {
       certificate: new File([p12Bytes], "signer.p12"),
       options: JSON.stringify({ certificatePassword: password }),

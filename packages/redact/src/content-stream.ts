@@ -180,25 +180,50 @@ export function pageStreams(page: Mupdf.PDFPage): PageStream[] {
   } else {
     streams.push({ stream: contents, resources });
   }
-  streams.push(...formXObjects(resources));
+  for (const entry of xobjectEntries(resources)) {
+    if (entry.subtype === "Form") streams.push({ stream: entry.object, resources: entry.resources });
+  }
   return streams.filter(({ stream }) => stream.isStream());
 }
 
-function formXObjects(resources: Mupdf.PDFObject, seen = new Set<number>(), depth = 0): PageStream[] {
+/** An XObject named in a resource dictionary, with the resources its content (a form's) refers to. */
+export interface XObjectEntry {
+  owner: Mupdf.PDFObject;
+  name: string;
+  object: Mupdf.PDFObject;
+  subtype: string;
+  resources: Mupdf.PDFObject;
+}
+
+/**
+ * The XObjects of `resources`, and those of the forms among them, to a depth of 4; a form drawn from two
+ * places is entered once. A form without resources of its own uses those of what draws it.
+ */
+export function* xobjectEntries(
+  resources: Mupdf.PDFObject,
+  seen = new Set<number>(),
+  depth = 0,
+): Generator<XObjectEntry> {
   const xobjects = resources.isDictionary() ? resources.get("XObject") : undefined;
-  if (xobjects === undefined || !xobjects.isDictionary() || depth > 4) return [];
-  const forms: PageStream[] = [];
-  xobjects.forEach((object) => {
+  if (xobjects === undefined || !xobjects.isDictionary() || depth > 4) return;
+  const named: [string, Mupdf.PDFObject][] = [];
+  xobjects.forEach((value, key) => {
+    named.push([String(key), value]);
+  });
+  for (const [name, object] of named) {
     const subtype = object.get("Subtype");
-    if (!subtype.isName() || subtype.asName() !== "Form") return;
+    if (!subtype.isName()) continue;
+    const own = object.get("Resources");
+    const entry = { owner: xobjects, name, object, subtype: subtype.asName(), resources: own };
+    if (entry.subtype !== "Form") {
+      yield entry;
+      continue;
+    }
     if (object.isIndirect()) {
-      if (seen.has(object.asIndirect())) return;
+      if (seen.has(object.asIndirect())) continue;
       seen.add(object.asIndirect());
     }
-    // A form without resources of its own uses those of the page that draws it.
-    const own = object.get("Resources");
-    const used = own.isDictionary() ? own : resources;
-    forms.push({ stream: object, resources: used }, ...formXObjects(own, seen, depth + 1));
-  });
-  return forms;
+    yield { ...entry, resources: own.isDictionary() ? own : resources };
+    yield* xobjectEntries(own, seen, depth + 1);
+  }
 }

@@ -1,6 +1,7 @@
 import { forgetBorrowed } from "@octavo/engines";
 import type { Mupdf, MupdfModule } from "@octavo/mupdf";
 import type { Box } from "./box.js";
+import { type XObjectEntry, xobjectEntries } from "./content-stream.js";
 
 /** An image the page draws, where it draws it, and the parts of it the boxes cover, in its own pixels. */
 interface CoveredImage {
@@ -109,26 +110,9 @@ function sameDrawing(a: Placement, b: Placement): boolean {
   );
 }
 
-/**
- * The image XObjects named in `resources` and, a few levels down, in the Form XObjects it names, each with the
- * dictionary that names it.
- */
-function* imageEntries(
-  resources: Mupdf.PDFObject,
-  depth = 0,
-): Generator<{ owner: Mupdf.PDFObject; name: string; object: Mupdf.PDFObject }> {
-  const xobjects = resources.isDictionary() ? resources.get("XObject") : undefined;
-  if (xobjects === undefined || !xobjects.isDictionary() || depth > 4) return;
-  const named: [string, Mupdf.PDFObject][] = [];
-  xobjects.forEach((value, key) => {
-    named.push([String(key), value]);
-  });
-  for (const [name, object] of named) {
-    const subtype = object.get("Subtype");
-    if (!subtype.isName()) continue;
-    if (subtype.asName() === "Image") yield { owner: xobjects, name, object };
-    else if (subtype.asName() === "Form") yield* imageEntries(object.get("Resources"), depth + 1);
-  }
+/** The image XObjects named in `resources` and in the Form XObjects it draws (xobjectEntries). */
+function* imageEntries(resources: Mupdf.PDFObject): Generator<XObjectEntry> {
+  for (const entry of xobjectEntries(resources)) if (entry.subtype === "Image") yield entry;
 }
 
 /** The image XObjects of `resources` (see imageEntries), each with the fz_image MuPDF keeps for it. */
