@@ -22,6 +22,8 @@ ENV PATH=/usr/lib/postgresql/15/bin:$PATH \
 RUN mkdir -p "$PGDATA" /run/postgresql && chown -R postgres:postgres /var/lib/postgresql /run/postgresql
 USER postgres
 EXPOSE 5432
+# As the official image: SIGINT is PostgreSQL's fast shutdown (SIGTERM's smart one waits for every client).
+STOPSIGNAL SIGINT
 ENTRYPOINT ["/usr/local/bin/postgres-entrypoint.sh"]
 
 # ---------------------------------------------------------------------------------------------

@@ -19,189 +19,42 @@
 // FLEET_NO_CACHE=1 (build every image from scratch, to measure cold build times),
 // FLEET_BUILD_CA_CERT (a PEM file: the CA of a TLS-intercepting network, trusted by the builds'
 // downloads; default: the certificates this machine added in /usr/local/share/ca-certificates).
-import { spawnSync } from "node:child_process";
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
+import {
+  buildImages,
+  composeName,
+  composeProject,
+  ensureBaseImage,
+  FleetFailure,
+  isContentType,
+  logger,
+  logLines,
+  ROLES,
+  ROOT,
+  run,
+  waitFor,
+} from "./fleet.mjs";
 import { corpus, jobOf, sample } from "./operation-jobs.mjs";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 // The operation catalogue, as the images run it (npm run setup builds it).
 const { operations, queuesOfClass } = await import(join(ROOT, "packages/contracts/dist/index.js"));
-const PROJECT = "octavo-fleet-test";
-const BASE_IMAGE = process.env.FLEET_BASE_IMAGE ?? "octavo-base:bookworm";
 const HTTP_PORT = Number(process.env.FLEET_HTTP_PORT ?? 18000);
-const BASE_URL = `http://127.0.0.1:${HTTP_PORT}`;
-const ROLES = ["api", "worker-pdf", "worker-office", "worker-heavy", "worker-webhooks", "worker-pipeline"];
-const SERVICES = ["postgres", "redis", "s3", "proxy"];
 const LIGHT_JOBS = 300;
-const started = Date.now();
+const log = logger("fleet");
+const fleet = composeProject({
+  project: "octavo-fleet-test",
+  files: ["infra/fleet/compose.test.yml"],
+  httpPort: HTTP_PORT,
+});
+const { baseUrl: BASE_URL, compose, containersOf, sql } = fleet;
+const createAccount = () => fleet.createAccount("business");
 
-const composeEnv = {
-  ...process.env,
-  HTTP_PORT: String(HTTP_PORT),
-  PUBLIC_URL: BASE_URL,
-  IMAGE_TAG: "local",
-  SECRET_KEY: randomBytes(32).toString("hex"),
-  POSTGRES_PASSWORD: randomBytes(12).toString("hex"),
-  // s3rver's fixed credentials; docker-compose.yml hands these to octavo as its AWS keys.
-  MINIO_ROOT_USER: "S3RVER",
-  MINIO_ROOT_PASSWORD: "S3RVER",
-};
-
-function log(message) {
-  const seconds = ((Date.now() - started) / 1000).toFixed(1).padStart(7);
-  process.stdout.write(`[fleet ${seconds}s] ${message}\n`);
-}
-
-class FleetFailure extends Error {}
 function check(condition, message) {
   if (!condition) throw new FleetFailure(message);
   log(`ok: ${message}`);
-}
-
-/** Runs a command to its end; throws with its output when it fails (unless `allowFailure`). */
-function run(command, args, { input, allowFailure = false, quiet = true, env = process.env } = {}) {
-  const result = spawnSync(command, args, {
-    cwd: ROOT,
-    env,
-    input,
-    encoding: "utf8",
-    maxBuffer: 512 * 1024 * 1024,
-    stdio: quiet ? "pipe" : ["pipe", "inherit", "inherit"],
-  });
-  if (result.error) throw result.error;
-  if (result.status !== 0 && !allowFailure)
-    throw new FleetFailure(
-      `${command} ${args.join(" ")} exited ${result.status}\n${result.stdout ?? ""}${result.stderr ?? ""}`,
-    );
-  return result;
-}
-
-/** `docker compose` (v2) when the plugin is there, else Debian's docker-compose 1.29: same arguments. */
-const composeCommand =
-  run("docker", ["compose", "version"], { allowFailure: true }).status === 0
-    ? ["docker", ["compose"]]
-    : ["docker-compose", []];
-function compose(args, options = {}) {
-  const [command, prefix] = composeCommand;
-  const files = ["-p", PROJECT, "-f", "docker-compose.yml", "-f", "infra/fleet/compose.test.yml"];
-  return run(command, [...prefix, ...files, ...args], { env: composeEnv, ...options });
-}
-
-/** Containers of one service of the project, by name. */
-function containersOf(service) {
-  const out = run("docker", [
-    "ps",
-    "--filter",
-    `label=com.docker.compose.project=${PROJECT}`,
-    "--filter",
-    `label=com.docker.compose.service=${service}`,
-    "--format",
-    "{{.Names}}\t{{.Status}}",
-  ]).stdout;
-  return out
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => {
-      const [name, status] = line.split("\t");
-      return { name, status };
-    });
-}
-
-/** JSON log lines of a container with this message. */
-function logLines(container, msg) {
-  const { stdout, stderr } = run("docker", ["logs", container], { allowFailure: true });
-  return `${stdout}\n${stderr}`
-    .split("\n")
-    .filter((line) => line.startsWith("{") && line.includes(`"msg":"${msg}"`))
-    .map((line) => JSON.parse(line));
-}
-
-async function waitFor(what, probe, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new FleetFailure(`timed out waiting for ${what}`);
-    await delay(1000);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Images
-
-function ensureBaseImage() {
-  if (run("docker", ["image", "inspect", BASE_IMAGE], { allowFailure: true }).status === 0) {
-    log(`base image ${BASE_IMAGE}: present`);
-    return;
-  }
-  log(`base image ${BASE_IMAGE}: debootstrap --variant=minbase bookworm (Debian's archive)`);
-  const dir = mkdtempSync(join(tmpdir(), "octavo-base-"));
-  try {
-    run("debootstrap", ["--variant=minbase", "bookworm", dir, "http://deb.debian.org/debian"]);
-    run("sh", ["-c", `tar -C '${dir}' -c . | docker import - '${BASE_IMAGE}'`]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** The PEM text of the CA certificates the builds' downloads must trust besides Debian's. */
-function buildCaCert() {
-  const local = "/usr/local/share/ca-certificates";
-  const files = process.env.FLEET_BUILD_CA_CERT
-    ? [process.env.FLEET_BUILD_CA_CERT]
-    : existsSync(local)
-      ? readdirSync(local)
-          .filter((name) => name.endsWith(".crt"))
-          .map((name) => join(local, name))
-      : [];
-  return files.map((file) => readFileSync(file, "utf8").trim()).join("\n");
-}
-const BUILD_CA_CERT = buildCaCert();
-
-function buildImage(tag, dockerfile, target, context) {
-  const t0 = Date.now();
-  run("docker", [
-    "build",
-    "--network",
-    "host",
-    "--build-arg",
-    `BASE_IMAGE=${BASE_IMAGE}`,
-    "--build-arg",
-    `BUILD_CA_CERT=${BUILD_CA_CERT}`,
-    ...(process.env.FLEET_NO_CACHE === "1" ? ["--no-cache"] : []),
-    "-f",
-    dockerfile,
-    "--target",
-    target,
-    "-t",
-    tag,
-    context,
-  ]);
-  const seconds = (Date.now() - t0) / 1000;
-  const bytes = Number(run("docker", ["image", "inspect", "--format", "{{.Size}}", tag]).stdout.trim());
-  return { tag, seconds, megabytes: Math.round(bytes / 1e6) };
-}
-
-function buildImages() {
-  const built = [];
-  for (const role of ROLES)
-    built.push(buildImage(`octavo-${role}:local`, "infra/docker/Dockerfile", role, "."));
-  for (const service of SERVICES)
-    built.push(
-      buildImage(`octavo-fleet-${service}:local`, "infra/fleet/services.Dockerfile", service, "infra/fleet"),
-    );
-  const cache = process.env.FLEET_NO_CACHE === "1" ? "from scratch" : "with the layer cache as it was";
-  log(`images (build time ${cache}; size):`);
-  for (const image of built)
-    log(
-      `  ${image.tag.padEnd(34)} ${image.seconds.toFixed(1).padStart(7)} s ${String(image.megabytes).padStart(6)} MB`,
-    );
-  return built;
 }
 
 /** Every octavo container runs as the image's unprivileged user on a read-only root filesystem. */
@@ -286,38 +139,6 @@ async function finished(apiKey, jobId, timeoutMs = 300_000) {
   }
 }
 
-const MAGIC = {
-  "application/pdf": "%PDF-",
-  "image/png": "\x89PNG",
-  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "PK",
-  "application/vnd.openxmlformats-officedocument.presentationml.presentation": "PK",
-  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "PK",
-};
-
-/**
- * Whether the bytes are a file of the content type: its magic bytes; for JSON (pdf-info's report,
- * PDF to Markdown's json), JSON; for text (PDF to Markdown's Markdown and text), non-empty UTF-8.
- */
-function isContentType(bytes, contentType) {
-  if (/^text\/(markdown|plain); charset=utf-8$/.test(contentType)) {
-    try {
-      return new TextDecoder("utf-8", { fatal: true }).decode(bytes).trim() !== "";
-    } catch {
-      return false;
-    }
-  }
-  if (contentType === "application/json") {
-    try {
-      JSON.parse(bytes.toString("utf8"));
-      return true;
-    } catch {
-      return false;
-    }
-  }
-  const magic = MAGIC[contentType];
-  return magic !== undefined && bytes.subarray(0, magic.length).toString("latin1") === magic;
-}
-
 /** Downloads every output of a done job and checks it is what its content type says. */
 async function checkOutputs(job) {
   const sizes = [];
@@ -394,40 +215,6 @@ async function checkWebhook(jobId, secret) {
 const secondsOf = (job) => ((Date.parse(job.finishedAt) - Date.parse(job.createdAt)) / 1000).toFixed(1);
 
 // ---------------------------------------------------------------------------------------------
-
-async function createAccount() {
-  const email = `fleet-${randomBytes(4).toString("hex")}@example.com`;
-  const { stdout } = compose([
-    "run",
-    "--rm",
-    "--no-deps",
-    "api",
-    "node",
-    "apps/cli/bin/octavo.mjs",
-    "accounts",
-    "create",
-    "--email",
-    email,
-    "--plan",
-    "business",
-  ]);
-  return JSON.parse(stdout.slice(stdout.indexOf("{")));
-}
-
-function sql(query) {
-  return compose([
-    "exec",
-    "-T",
-    "postgres",
-    "psql",
-    "-U",
-    "octavo",
-    "-d",
-    "octavo",
-    "-tAc",
-    query,
-  ]).stdout.trim();
-}
 
 async function scaleAndSpread() {
   compose(["up", "-d", "--no-build", "--no-recreate", "--scale", "api=2", "--scale", "worker-pdf=3"]);
@@ -506,60 +293,36 @@ async function stopMidJob() {
   return 1;
 }
 
-function leftovers() {
-  const label = `label=com.docker.compose.project=${PROJECT}`;
-  return {
-    containers: run("docker", ["ps", "-aq", "--filter", label]).stdout.trim(),
-    networks: run("docker", ["network", "ls", "-q", "--filter", label]).stdout.trim(),
-    volumes: run("docker", ["volume", "ls", "-q", "--filter", label]).stdout.trim(),
-  };
-}
-
 async function main() {
-  log(
-    `compose: ${composeCommand[0]} ${composeCommand[1].join(" ")}; base image ${BASE_IMAGE}; proxy on ${BASE_URL}`,
-  );
+  log(`compose: ${composeName()}; proxy on ${BASE_URL}`);
   let images = [];
   let jobs = 0;
-  let failure;
-  try {
-    ensureBaseImage();
-    images = buildImages();
-    compose(["up", "-d", "--no-build", "--scale", "api=2"]);
-    await waitFor("the proxy's /readyz", async () => (await fetch(`${BASE_URL}/readyz`)).ok, 240_000);
-    check(containersOf("api").length === 2, "two API containers behind the proxy, ready");
-    checkHardening();
-    const { apiKey, webhookSecret } = await createAccount();
-    const submitted = await runEveryOperation(apiKey);
-    jobs += submitted.length;
-    await checkWebhook(submitted[0].id, webhookSecret);
-    checkMetrics(submitted.length);
-    const accepted = containersOf("api").map(({ name }) => logLines(name, "job accepted").length);
-    check(
-      accepted.every((count) => count > 0),
-      `both API containers accepted jobs (${accepted.join(" and ")})`,
-    );
-    jobs += await scaleAndSpread();
-    jobs += await stopMidJob();
-  } catch (error) {
-    failure = error;
-  } finally {
-    if (process.env.FLEET_KEEP === "1") log("FLEET_KEEP=1: the stack stays up");
-    else {
-      if (failure) compose(["logs", "--no-color", "--tail", "40"], { allowFailure: true, quiet: false });
-      compose(["down", "-v", "--remove-orphans", "--timeout", "30"], { allowFailure: true });
-      const left = leftovers();
-      if (left.containers || left.networks || left.volumes)
-        failure ??= new FleetFailure(`left behind: ${JSON.stringify(left)}`);
-      else log("ok: torn down, no container, network or volume of the project left");
-    }
-  }
-  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+  const failure = await fleet.runThenTearDown(
+    log,
+    async () => {
+      ensureBaseImage(log);
+      images = buildImages(log);
+      compose(["up", "-d", "--no-build", "--scale", "api=2"]);
+      await waitFor("the proxy's /readyz", async () => (await fetch(`${BASE_URL}/readyz`)).ok, 240_000);
+      check(containersOf("api").length === 2, "two API containers behind the proxy, ready");
+      checkHardening();
+      const { apiKey, webhookSecret } = await createAccount();
+      const submitted = await runEveryOperation(apiKey);
+      jobs += submitted.length;
+      await checkWebhook(submitted[0].id, webhookSecret);
+      checkMetrics(submitted.length);
+      const accepted = containersOf("api").map(({ name }) => logLines(name, "job accepted").length);
+      check(
+        accepted.every((count) => count > 0),
+        `both API containers accepted jobs (${accepted.join(" and ")})`,
+      );
+      jobs += await scaleAndSpread();
+      jobs += await stopMidJob();
+    },
+    { keep: process.env.FLEET_KEEP === "1", showLogs: () => true },
+  );
+  const minutes = (process.uptime() / 60).toFixed(1);
   log(`${failure ? "FAILED" : "passed"} in ${minutes} min: ${images.length} images, ${jobs} jobs`);
-  if (failure) {
-    process.stderr.write(`${failure instanceof FleetFailure ? failure.message : failure.stack}\n`);
-    process.exitCode = 1;
-  }
 }
 
 await main();

@@ -72,9 +72,44 @@ describe("the fleet test (infra/fleet)", () => {
   it("is a script npm runs, which node parses", () => {
     const scripts = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts;
     expect(scripts["test:fleet"]).toBe("node infra/fleet/test-fleet.mjs");
-    const checked = run(process.execPath, ["--check", "infra/fleet/test-fleet.mjs"]);
-    expect(checked.stderr).toBe("");
-    expect(checked.status).toBe(0);
+    expect(scripts["test:chaos"]).toBe("node infra/fleet/test-chaos.mjs");
+    const scriptFiles = [
+      "test-fleet.mjs",
+      "test-chaos.mjs",
+      "fleet.mjs",
+      "chaos/receiver.mjs",
+      "chaos/traffic.mjs",
+    ];
+    for (const file of scriptFiles) {
+      const checked = run(process.execPath, ["--check", `infra/fleet/${file}`]);
+      expect(checked.stderr, file).toBe("");
+      expect(checked.status, file).toBe(0);
+    }
+  });
+
+  it("runs the chaos fleet as the fleet test's, with a receiver it can break and production's drain", () => {
+    const fleet = render("docker-compose.yml", "infra/fleet/compose.test.yml");
+    const chaos = render(
+      "docker-compose.yml",
+      "infra/fleet/compose.test.yml",
+      "infra/fleet/chaos/compose.chaos.yml",
+    );
+    expect(Object.keys(chaos).sort()).toEqual(Object.keys(fleet).sort());
+    expect(chaos["webhook-receiver"]?.command ?? []).toEqual([]);
+    // The default drain (OCTAVO_SHUTDOWN_GRACE_SECONDS, 25 s), written out over compose.test.yml's 0.
+    expect(chaos["worker-pdf"]?.environment).toEqual({
+      ...fleet["worker-pdf"]?.environment,
+      OCTAVO_SHUTDOWN_GRACE_SECONDS: "25",
+    });
+    for (const service of [
+      "migrate",
+      "api",
+      "worker-office",
+      "worker-heavy",
+      "worker-webhooks",
+      "worker-pipeline",
+    ])
+      expect(chaos[service], service).toEqual(fleet[service]);
   });
 
   it("has a job of every operation of the catalogue, without Docker to find one missing", async () => {
@@ -94,8 +129,8 @@ describe("the fleet test (infra/fleet)", () => {
   });
 
   it("builds the image of every role, which `up --no-build` then needs", () => {
-    const script = read("infra/fleet/test-fleet.mjs");
-    const listed = /^const ROLES = \[([^\]]*)\];$/m.exec(script)?.[1] ?? "";
+    const script = read("infra/fleet/fleet.mjs");
+    const listed = /^export const ROLES = \[([^\]]*)\];$/m.exec(script)?.[1] ?? "";
     const names = [...listed.matchAll(/"([^"]+)"/g)].map((match) => match[1]);
     expect(names.sort()).toEqual([...roles].sort());
   });

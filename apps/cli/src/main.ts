@@ -129,6 +129,9 @@ main(process.argv.slice(2)).then(
     process.stderr.write(
       `octavo: ${error instanceof Error && known ? error.message : String(error instanceof Error ? error.stack : error)}\n`,
     );
-    process.exitCode = known && !(error instanceof AccountError) ? 2 : 1;
+    // Exit now rather than when the event loop empties: a server whose start failed part way may hold
+    // queue consumers and connections that would keep it alive, half started, where its supervisor
+    // (Docker, Kubernetes, systemd) can neither see the failure nor start it again.
+    process.exit(known && !(error instanceof AccountError) ? 2 : 1);
   },
 );

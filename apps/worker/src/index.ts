@@ -12,4 +12,5 @@ export {
   type QueueSpec,
   type RunningWorkers,
   startWorkers,
+  type WorkerOptions,
 } from "./workers.js";

@@ -21,6 +21,7 @@ import {
 import { DelayedError, type Job, WaitingError, Worker } from "bullmq";
 import pLimit, { type LimitFunction } from "p-limit";
 import { afterSettled } from "./after-settled.js";
+import { ConsumerWatchdog } from "./consumer-watchdog.js";
 import type { WorkerContext } from "./context.js";
 import { runJanitor } from "./janitor.js";
 import { isSandboxed, sparePreloads } from "./operations.js";
@@ -37,6 +38,7 @@ export interface RunningWorkers {
 }
 
 const JANITOR_EVERY_MS = 60_000;
+const WATCHDOG_EVERY_MS = 15_000;
 /** A reused sandbox process is replaced after this many jobs: a long life gathers fragmentation. */
 const SANDBOX_JOBS_PER_PROCESS = 500;
 /** ... or once its resident memory passes this after a job. */
@@ -55,11 +57,36 @@ export interface QueueSpec {
   concurrency?: number;
 }
 
+export interface WorkerOptions {
+  /**
+   * Called when consumers stopped taking the jobs waiting for them (see ConsumerWatchdog): the process
+   * is of no more use and should end, so its supervisor starts a fresh one.
+   */
+  onStuck?: ((queues: string[]) => void) | undefined;
+}
+
 export async function startWorkers(
   ctx: WorkerContext,
   queueSpecs: readonly (QueueSpec | QueueName)[],
+  options: WorkerOptions = {},
 ): Promise<RunningWorkers> {
   const specs = queueSpecs.map((spec) => (typeof spec === "string" ? { name: spec } : spec));
+  // Jobs of each queue this process holds, for the watchdog.
+  const holding = new Map<string, number>();
+  const hold = async <T>(queue: string, run: () => Promise<T>): Promise<T> => {
+    holding.set(queue, (holding.get(queue) ?? 0) + 1);
+    watchdog.took(queue);
+    try {
+      return await run();
+    } finally {
+      holding.set(queue, (holding.get(queue) ?? 1) - 1);
+    }
+  };
+  const watchdog = new ConsumerWatchdog({
+    queues: specs.map((spec) => spec.name),
+    waiting: (queue) => ctx.producer.takeableCount(queue),
+    running: (queue) => holding.get(queue) ?? 0,
+  });
   const connection = createRedis(ctx.redisUrl, "worker");
   // Its own connection (a subscriber does nothing else): the running jobs that end elsewhere, canceled.
   const endedElsewhere = new JobEndedListener(createRedis(ctx.redisUrl, "worker"), ctx.config.queuePrefix);
@@ -138,7 +165,9 @@ export async function startWorkers(
     await job.moveToDelayed(Date.now() + runTimes.turnDelayMs(queue, job.priority, cap), token);
     throw new DelayedError();
   };
-  const processJobOf = (queue: JobKind) => async (job: Job<JobMessage>, token?: string) => {
+  const processJobOf = (queue: JobKind) => (job: Job<JobMessage>, token?: string) =>
+    hold(queue, () => processJob(queue, job, token));
+  const processJob = async (queue: JobKind, job: Job<JobMessage>, token?: string) => {
     if (shutdown.signal.aborted) return handBack(job, token);
     // The engine slot is taken before the job is marked active and given back when its engines end: the
     // job's outputs are stored and it is settled while the next job's engines already run.
@@ -192,11 +221,13 @@ export async function startWorkers(
     const webhooks = new Worker<Parameters<typeof deliveryIdOf>[0]>(
       WEBHOOK_QUEUE,
       (job) =>
-        deliverWebhook(
-          ctx,
-          deliveryIdOf(job.data),
-          job.attemptsMade + 1,
-          job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
+        hold(WEBHOOK_QUEUE, () =>
+          deliverWebhook(
+            ctx,
+            deliveryIdOf(job.data),
+            job.attemptsMade + 1,
+            job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
+          ),
         ),
       {
         connection,
@@ -226,10 +257,20 @@ export async function startWorkers(
   ctx.logger.info({ queues: specs, concurrency: ctx.config.workerConcurrency }, "workers started");
 
   let running = true;
+  let stuck = false;
+  const watching = setInterval(async () => {
+    const queues = await watchdog.check(Date.now());
+    if (queues.length === 0 || stuck || !running) return;
+    stuck = true;
+    ctx.logger.error({ queues }, "queue consumers stopped taking the jobs waiting for them");
+    options.onStuck?.(queues);
+  }, WATCHDOG_EVERY_MS);
+  watching.unref();
   return {
-    isRunning: () => running && workers.every((worker) => worker.isRunning()),
+    isRunning: () => running && !stuck && workers.every((worker) => worker.isRunning()),
     async close(deadlineMs = ctx.config.shutdownGraceSeconds * 1000) {
       running = false;
+      clearInterval(watching);
       unwatchQueues();
       unwatchEngines();
       const graceful = Promise.all(workers.map((worker) => worker.close()));

@@ -66,6 +66,8 @@ export interface JobQueue {
    * account's backlog does not hold up another account's jobs.
    */
   enqueueJob(operation: JobKind, job: QueuedJob, place: number): Promise<void>;
+  /** The same, for a job queued before whose message may be retained as finished: it runs again. */
+  enqueueJobAgain(operation: JobKind, job: QueuedJob, place: number): Promise<void>;
 }
 
 /** What a queue message names: the job, and the request that created it (for the workers' log lines). */
@@ -249,7 +251,7 @@ export class JobService {
       id: job.id,
     });
     const message = { jobId: job.id, requestId: job.request_id ?? undefined };
-    await this.queue.enqueueJob(job.operation as JobKind, message, ahead + 1);
+    await this.queue.enqueueJobAgain(job.operation as JobKind, message, ahead + 1);
   }
 
   /** The job, whoever's it is: for links that name a file, not an account. */

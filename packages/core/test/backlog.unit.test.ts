@@ -34,7 +34,10 @@ describe("the back-pressure estimate", () => {
     resource = await createTestDatabase("sqlite");
     handle = createDatabase(resource.url);
     await migrateToLatest(handle);
-    jobs = new JobService(handle, { enqueueJob: async () => undefined });
+    jobs = new JobService(handle, {
+      enqueueJob: async () => undefined,
+      enqueueJobAgain: async () => undefined,
+    });
     account = (
       await new AccountService(handle, "k".repeat(43)).createAccount("b@example.com", "business", now)
     ).accountId;

@@ -66,7 +66,10 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard views on %s", (ki
     await migrateToLatest(handle);
     accounts = new AccountService(handle, secretKey);
     // The queue is not under test here: accepted jobs are only recorded.
-    jobs = new JobService(handle, { enqueueJob: async () => undefined });
+    jobs = new JobService(handle, {
+      enqueueJob: async () => undefined,
+      enqueueJobAgain: async () => undefined,
+    });
     mine = (await accounts.createAccount("mine@example.com", "business", new Date("2026-10-01T00:00:00Z")))
       .accountId;
     theirs = (

@@ -29,6 +29,9 @@ class RecordingQueue {
     this.queued.push([operation, job.jobId, place]);
     this.requestIds.set(job.jobId, job.requestId);
   }
+  enqueueJobAgain(operation: OperationId, job: QueuedJob, place: number): Promise<void> {
+    return this.enqueueJob(operation, job, place);
+  }
   placeOf(jobId: string): number | undefined {
     return this.queued.findLast(([, id]) => id === jobId)?.[2];
   }

@@ -101,6 +101,19 @@ export class JobProducer {
   }
 
   /**
+   * An operation's job once more, for a job the database still has queued (the janitor's): a copy BullMQ
+   * retains as failed or completed is removed first, since adding under a retained id is a no-op. Such a
+   * copy is left when every attempt failed to reach the database, so the job was never started or
+   * settled there. A copy still waiting, delayed or running stays as it is.
+   */
+  async enqueueJobAgain(operation: string, message: JobMessage, place: number): Promise<void> {
+    const queue = this.queue(operation);
+    const state = await queue.getJobState(message.jobId);
+    if (state === "failed" || state === "completed") await queue.remove(message.jobId);
+    await this.enqueueJob(operation, message, place);
+  }
+
+  /**
    * Takes a waiting job off its queue (a canceled job). Best effort: a job a worker holds already stays,
    * and the worker finds it ended when it starts it.
    */
@@ -122,6 +135,11 @@ export class JobProducer {
     // Operation jobs wait in the prioritized set (every one has a place), the others in the wait list;
     // a job waiting its account's turn (over its running cap) or its retry's backoff is delayed.
     return this.queue(queueName).getJobCountByTypes("wait", "prioritized", "delayed");
+  }
+
+  /** Jobs a consumer could take now: waiting, not delayed for a turn or a retry (the watchdog's). */
+  takeableCount(queueName: string): Promise<number> {
+    return this.queue(queueName).getJobCountByTypes("wait", "prioritized");
   }
 
   /** A queue's jobs by state, for the metrics (waiting: the wait list and the prioritized set). */

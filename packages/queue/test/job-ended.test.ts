@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { waitFor } from "@octavo/testing";
-import { Queue } from "bullmq";
+import { Queue, Worker } from "bullmq";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   createRedis,
@@ -69,5 +69,34 @@ describe("job-ended notices", () => {
     await publishJobEnd(producer, "job-c", undefined);
     await listener.wait("job-c", 200);
     expect(heard).toBe(2);
+  });
+
+  // Found by the chaos run (npm run test:chaos, seed 1): jobs stayed queued for good after a worker ran
+  // out of attempts without reaching the database. BullMQ kept their messages as failed, and the
+  // janitor's enqueue under the same id was a no-op. Queued again, a retained copy is replaced.
+  it("queues a job again when BullMQ retains its message as finished, and leaves a waiting one alone", async () => {
+    const queue = new Queue("rotate", { connection: publisher, prefix });
+    try {
+      await producer.enqueueJob("rotate", { jobId: "job-r" }, 1);
+      // Taken and completed by a worker whose settle never reached the database.
+      const connection = createRedis(url, "worker");
+      const worker = new Worker("rotate", async () => "gone", { connection, prefix });
+      await waitFor("the worker to complete job-r", async () =>
+        (await queue.getJobState("job-r")) === "completed" ? true : undefined,
+      );
+      await worker.close();
+      connection.disconnect();
+      expect(await queue.getJobState("job-r")).toBe("completed");
+      await producer.enqueueJob("rotate", { jobId: "job-r" }, 1);
+      expect(await queue.getJobState("job-r"), "a plain enqueue is a no-op").toBe("completed");
+      await producer.enqueueJobAgain("rotate", { jobId: "job-r" }, 1);
+      expect(await queue.getJobState("job-r")).toBe("prioritized");
+      // Waiting already: queued again, it is the same single message.
+      await producer.enqueueJobAgain("rotate", { jobId: "job-r" }, 1);
+      expect(await queue.getJobCounts("prioritized")).toEqual({ prioritized: 1 });
+    } finally {
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
   });
 });

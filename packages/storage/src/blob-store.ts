@@ -41,6 +41,19 @@ export class BlobNotFoundError extends Error {
   }
 }
 
+/**
+ * The store could not be reached, or answered with a server error: nothing is wrong with the request,
+ * and the same call may succeed in a few seconds. The API answers 503 with Retry-After for it.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = "StoreUnavailableError";
+  constructor(cause: unknown) {
+    super(`the storage service is unreachable: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+  }
+}
+
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
 /** Keys are built by octavo, never by clients; this guards against a bug turning into path traversal. */

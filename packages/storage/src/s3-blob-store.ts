@@ -13,7 +13,13 @@ import {
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { create as attachmentDisposition } from "content-disposition";
-import { assertSafeKey, BlobNotFoundError, type BlobStore, type PresignGetOptions } from "./blob-store.js";
+import {
+  assertSafeKey,
+  BlobNotFoundError,
+  type BlobStore,
+  type PresignGetOptions,
+  StoreUnavailableError,
+} from "./blob-store.js";
 
 export interface S3BlobStoreOptions {
   bucket: string;
@@ -62,7 +68,9 @@ export class S3BlobStore implements BlobStore {
   async put(key: string, body: Readable | Uint8Array): Promise<{ size: number }> {
     const objectKey = this.objectKey(key);
     if (body instanceof Uint8Array) {
-      await this.upload(objectKey, body);
+      await this.upload(objectKey, body).catch((error: unknown) => {
+        throw unavailableOr(error);
+      });
       return { size: body.byteLength };
     }
     const counter = new ByteCounter();
@@ -71,7 +79,7 @@ export class S3BlobStore implements BlobStore {
     } catch (error) {
       // When the source failed, that is the story, even if aborting the multipart upload failed too (the
       // bucket's AbortIncompleteMultipartUpload lifecycle rule then removes the parts).
-      throw counter.sourceError ?? error;
+      throw counter.sourceError ?? unavailableOr(error);
     }
     return { size: counter.bytes };
   }
@@ -104,7 +112,7 @@ export class S3BlobStore implements BlobStore {
       return Body;
     } catch (error) {
       if (isMissingObject(error)) throw new BlobNotFoundError(key);
-      throw error;
+      throw unavailableOr(error);
     }
   }
 
@@ -125,13 +133,17 @@ export class S3BlobStore implements BlobStore {
       return { size: head.ContentLength ?? 0 };
     } catch (error) {
       if (isMissingObject(error)) return undefined;
-      throw error;
+      throw unavailableOr(error);
     }
   }
 
   async delete(key: string): Promise<void> {
     // S3 answers 204 for a missing key too.
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+    await this.client
+      .send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }))
+      .catch((error: unknown) => {
+        throw unavailableOr(error);
+      });
   }
 
   async check(): Promise<void> {
@@ -176,6 +188,34 @@ class ByteCounter {
       throw error;
     }
   }
+}
+
+// What Node's sockets and DNS report when the store's host cannot be reached (or has gone away).
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
+
+/**
+ * The store was unreachable or failed on its side (5xx): a StoreUnavailableError wrapping it. Any other
+ * error (a refused credential, a missing bucket, a bug) passes as it is.
+ */
+function unavailableOr(error: unknown): unknown {
+  if (error instanceof StoreUnavailableError) return error;
+  const status = (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
+  const code = (error as { code?: unknown } | null)?.code;
+  const name = (error as { name?: unknown } | null)?.name;
+  const unreachable =
+    (typeof status === "number" && status >= 500) ||
+    (typeof code === "string" && NETWORK_CODES.has(code)) ||
+    name === "TimeoutError";
+  return unreachable ? new StoreUnavailableError(error) : error;
 }
 
 function normalizePrefix(raw: string): string {

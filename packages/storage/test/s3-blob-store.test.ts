@@ -1,12 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { createTempDir, type S3Server, startS3Server, waitFor } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { BlobNotFoundError, createBlobStore, S3BlobStore } from "../src/index.js";
+import { BlobNotFoundError, createBlobStore, S3BlobStore, StoreUnavailableError } from "../src/index.js";
 
 const BUCKET = "octavo-test";
 const MiB = 1024 * 1024;
@@ -141,6 +143,44 @@ describe("S3BlobStore against a local S3 server", () => {
     await store.delete("jobs/d/inputs/0");
     await store.delete("jobs/d/inputs/0");
     expect(await store.stat("jobs/d/inputs/0")).toBeUndefined();
+  });
+
+  // Found by the chaos run (npm run test:chaos, seed 1): with S3 stopped, uploads answered 500
+  // internal_error. An unreachable or failing store is now StoreUnavailableError, which the API answers
+  // 503 with Retry-After; a refusal that retrying cannot mend (a missing bucket) stays what it is.
+  it("reports a store that is unreachable or failing (5xx) as StoreUnavailableError, and nothing else", async () => {
+    const failing = createServer((_req, res) => res.writeHead(503).end());
+    await new Promise<void>((resolve) => failing.listen(0, "127.0.0.1", resolve));
+    const { port } = failing.address() as AddressInfo;
+    const at = (endpointUrl: string) =>
+      new S3BlobStore({ bucket: BUCKET, prefix: "", endpointUrl, forcePathStyle: true });
+    try {
+      failing.close(); // stops listening: the first endpoint refuses connections
+      const closed = at(`http://127.0.0.1:${port}`);
+      for (const call of [
+        () => closed.put("jobs/a/inputs/0", Buffer.from("x")),
+        () => closed.put("jobs/a/inputs/0", Readable.from([Buffer.from("x")])),
+        () => closed.get("jobs/a/inputs/0"),
+        () => closed.stat("jobs/a/inputs/0"),
+        () => closed.delete("jobs/a/inputs/0"),
+      ])
+        await expect(call()).rejects.toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      failing.close();
+    }
+    const erroring = createServer((_req, res) => res.writeHead(503).end());
+    await new Promise<void>((resolve) => erroring.listen(0, "127.0.0.1", resolve));
+    try {
+      const down = at(`http://127.0.0.1:${(erroring.address() as AddressInfo).port}`);
+      await expect(down.put("jobs/a/inputs/0", Buffer.from("x"))).rejects.toBeInstanceOf(
+        StoreUnavailableError,
+      );
+      await expect(down.get("jobs/a/inputs/0")).rejects.toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      erroring.close();
+    }
+    const missingBucket = storeFor("no-such-bucket").put("jobs/a/inputs/0", Buffer.from("x"));
+    await expect(missingBucket).rejects.not.toBeInstanceOf(StoreUnavailableError);
   });
 
   it("refuses unsafe keys before sending anything", async () => {

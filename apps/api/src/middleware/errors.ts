@@ -1,5 +1,6 @@
 import type { Logger } from "@octavo/config";
 import { ApiError, bytesPerMB, serviceLimits } from "@octavo/contracts";
+import { StoreUnavailableError } from "@octavo/storage";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 
 /** Unknown routes: the spec's error body, like every other non-2xx answer. */
@@ -58,9 +59,10 @@ const INFRASTRUCTURE_CODES = new Set([
   "SQLITE_LOCKED",
 ]);
 
-/** The database or Redis is unreachable: the client should retry later, not report a bug. */
+/** The database, Redis or the store is unreachable: the client should retry later, not report a bug. */
 function isInfrastructureError(error: unknown): boolean {
   if (typeof error !== "object" || error === null) return false;
+  if (error instanceof StoreUnavailableError) return true;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === "string" && INFRASTRUCTURE_CODES.has(code)) return true;
   // pg's "not queryable": the server closed a connection while it was held (a transaction between statements).

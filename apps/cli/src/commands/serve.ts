@@ -19,6 +19,7 @@ import {
   type QueueSpec,
   type RunningWorkers,
   startWorkers,
+  type WorkerOptions,
 } from "@octavo/worker";
 import { UsageError } from "../output.js";
 import type { QueueRuntime } from "../runtime.js";
@@ -187,9 +188,10 @@ function backlogEstimator(runtime: QueueRuntime): BacklogEstimator {
 export async function serve(
   runtime: QueueRuntime,
   roles: { api: boolean; queues: QueueSpec[] | undefined },
+  workerOptions: WorkerOptions = {},
 ): Promise<Serving> {
   const { config } = runtime;
-  const workers = roles.queues ? await startWorkers({ ...runtime }, roles.queues) : undefined;
+  const workers = roles.queues ? await startWorkers({ ...runtime }, roles.queues, workerOptions) : undefined;
   let server: Server | undefined;
   let metricsServer: Server | undefined;
   let address: string | undefined;

@@ -47,10 +47,16 @@ export async function runServer(
   );
   let serving: Serving;
   try {
-    serving = await serve(runtime, {
-      api: roles.api,
-      queues: roles.workers ? resolveQueues(roles.queues, config.workerConcurrency) : undefined,
-    });
+    serving = await serve(
+      runtime,
+      {
+        api: roles.api,
+        queues: roles.workers ? resolveQueues(roles.queues, config.workerConcurrency) : undefined,
+      },
+      // Consumers that stopped taking jobs do not come back: a worker process ends, so its supervisor
+      // starts a fresh one. `octavo start` has no supervisor; it logs the error and stays up for its API.
+      { onStuck: roles.api ? undefined : () => stop("stuck queue consumers", 1) },
+    );
   } catch (error) {
     await runtime.close();
     throw error;
@@ -58,21 +64,27 @@ export async function runServer(
   if (roles.api && roles.workers && serving.address) await printDemoKey(runtime, serving.address);
 
   let stopping = false;
-  const stop = (signal: string) => {
+  function stop(signal: string, exitCode = 0) {
     if (stopping) return;
     stopping = true;
     runtime.logger.info({ signal }, "shutting down: no new jobs, finishing the running ones");
+    if (exitCode !== 0) {
+      // Not asked to stop by a supervisor, which would kill it after its own grace period: a close that
+      // hangs must not keep a broken process alive.
+      const grace = (config.shutdownGraceSeconds + 15) * 1000;
+      setTimeout(() => process.exit(exitCode), grace).unref();
+    }
     serving
       .close()
       .then(() => runtime.close())
       .then(
-        () => process.exit(0),
+        () => process.exit(exitCode),
         (error: unknown) => {
           runtime.logger.error({ err: error }, "shutdown failed");
           process.exit(1);
         },
       );
-  };
+  }
   // SIGHUP too: a closed terminal or a supervisor's hangup stops the service as cleanly as SIGTERM.
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => stop(signal));
 }

@@ -99,7 +99,7 @@ ${plansTable()}
 When webhook_url is given (paid plans; 403 webhooks_not_in_plan on ${plans[free].name}), the service POSTs the job, the same JSON as GET /v1/jobs/{job_id}, once it is done or failed.
 - Header \`${webhookSignatureHeader}: t=<unix_seconds>,v1=<hex_digest>\`.
 - v1 is the hex HMAC-SHA256 of the string \`<t>.<raw_body>\` under the webhook signing secret from the dashboard. Compare it in constant time, and reject deliveries whose t is more than ${limits.webhookToleranceSeconds} seconds from your clock.
-- A non-2xx answer, a 10 s timeout or a refused connection is retried ${limits.webhookRetries} times over about ${limits.webhookRetryWindowSeconds} seconds (5, 15 and 25 s later). The header \`SVC-Webhook-Id\` names the delivery; use it to drop duplicates.
+- A non-2xx answer, a 10 s timeout or a refused connection is retried ${limits.webhookRetries} times over about ${limits.webhookRetryWindowSeconds} seconds (5, 15 and 25 s later). A delivery can arrive more than once (an answer lost or later than the timeout, a worker stopped after sending): the header \`SVC-Webhook-Id\` names the delivery, the same on every copy; use it to drop duplicates.
 - After a secret rotation both secrets sign for 24 hours: the header then holds two v1 entries, and a delivery is genuine when either matches.
 
 ## Request conventions
