@@ -19,6 +19,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { waitFor } from "../packages/testing/dist/index.js";
 import { corpusDir } from "./pdf-office/corpus.mjs";
 import {
   finishedJob,
@@ -163,17 +164,21 @@ const pdfBytes = readFileSync(pdf);
 const p12Bytes = readFileSync(join(work, "signer.p12"));
 sides.postToDone = [];
 sides.rotatePostToDone = [];
-/** Until the process tree of `pid` uses under a tenth of a core over 200 ms, or 10 s have passed. */
+/** Until the process tree of `pid` has used under a tenth of a core over a window of 200 ms (10 s at most). */
 async function untilIdle(pid) {
-  const deadline = performance.now() + 10_000;
-  let used = treeCpuSeconds(pid);
-  while (performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const now = treeCpuSeconds(pid);
-    if (now - used < 0.02) return;
-    used = now;
-  }
-  throw new Error("the service did not go idle within 10 s between jobs");
+  let last = { at: performance.now(), cpu: treeCpuSeconds(pid) };
+  await waitFor(
+    "the service to go idle between jobs",
+    () => {
+      const now = { at: performance.now(), cpu: treeCpuSeconds(pid) };
+      if (now.at - last.at < 200) return undefined;
+      const idle = now.cpu - last.cpu < (0.1 * (now.at - last.at)) / 1000;
+      last = now;
+      return idle ? true : undefined;
+    },
+    10_000,
+    50,
+  );
 }
 /** POST to done of one job, in ms: the upload, the queue, the worker, the stored output, the settled row. */
 async function postToDone(path, fields) {

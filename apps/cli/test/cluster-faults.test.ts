@@ -2,9 +2,9 @@ import { createServer } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import { kyselyOf } from "@octavo/db/repositories";
 import { corpusPath, waitFor } from "@octavo/testing";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "./support/client.js";
-import { type Cluster, exited, logLines, startCluster } from "./support/cluster.js";
+import { type Cluster, logLines, startCluster } from "./support/cluster.js";
 import { startPrivatePostgres } from "./support/private-postgres.js";
 import { spawnOctavo } from "./support/processes.js";
 import { freePort } from "./support/stack.js";
@@ -108,33 +108,35 @@ describe("faults a cluster survives", () => {
       await postgres.stop();
     }
   }, 240_000);
+});
 
-  // Found by the chaos run (npm run test:chaos, seed 1): with S3 stopped, every upload was answered 500
-  // internal_error, which clients and the SDK do not retry. It is 503 with Retry-After, as for the
-  // database or Redis, and the refused request leaves no job behind.
-  it("S3 unreachable: an upload is refused 503 unavailable with Retry-After, and makes no job", async () => {
+// Found by the chaos run (npm run test:chaos, seed 1). One cluster for both: an API node whose S3 endpoint
+// refuses connections, and the settings a worker is started with.
+describe("a store or a start that fails", () => {
+  let cluster: Cluster;
+  beforeAll(async () => {
     const closed = await freePort();
-    const cluster = await startCluster({ apis: [{ OCTAVO_S3_ENDPOINT_URL: `http://127.0.0.1:${closed}` }] });
-    try {
-      const client = new Client(cluster.apiUrls[0] ?? "", (await cluster.createAccount("business")).apiKey);
-      const answer = await client.postFiles("/v1/rotate", [{ path: small }], { angle: 90 });
-      expect(answer.status, JSON.stringify(answer.body)).toBe(503);
-      expect(answer.body).toMatchObject({ error: "unavailable" });
-      expect(answer.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
-      const jobs = await kyselyOf(cluster.runtime.database).selectFrom("jobs").select("id").execute();
-      expect(jobs).toEqual([]);
-    } finally {
-      await cluster.close();
-    }
+    cluster = await startCluster({ apis: [{ OCTAVO_S3_ENDPOINT_URL: `http://127.0.0.1:${closed}` }] });
   }, 90_000);
+  afterAll(() => cluster?.close());
 
-  // Found by the chaos run (npm run test:chaos, seed 1): a worker container restarted while Redis
-  // restarted failed its start after opening its consumers, closed its database, and lived on half
-  // started, taking jobs it could not run, unhealthy but never restarted. A start that fails now ends
-  // the process, so its supervisor starts it again. Its health port taken is the same failure, made
-  // on purpose: the consumers are running when the port is opened.
+  // With S3 stopped, every upload was answered 500 internal_error, which clients and the SDK do not retry.
+  // It is 503 with Retry-After, as for the database or Redis, and the refused request leaves no job behind.
+  it("S3 unreachable: an upload is refused 503 unavailable with Retry-After, and makes no job", async () => {
+    const client = new Client(cluster.apiUrls[0] ?? "", (await cluster.createAccount("business")).apiKey);
+    const answer = await client.postFiles("/v1/rotate", [{ path: small }], { angle: 90 });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(503);
+    expect(answer.body).toMatchObject({ error: "unavailable" });
+    expect(answer.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+    const jobs = await kyselyOf(cluster.runtime.database).selectFrom("jobs").select("id").execute();
+    expect(jobs).toEqual([]);
+  });
+
+  // A worker container restarted while Redis restarted failed its start after opening its consumers,
+  // closed its database, and lived on half started, taking jobs it could not run, unhealthy but never
+  // restarted. A start that fails now ends the process, so its supervisor starts it again. Its health port
+  // taken is the same failure, made on purpose: the consumers are running when the port is opened.
   it("a worker whose start fails exits non-zero at once instead of living on half started", async () => {
-    const cluster = await startCluster({ apis: [] });
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
     const { port } = taken.address() as { port: number };
@@ -143,13 +145,12 @@ describe("faults a cluster survives", () => {
       OCTAVO_HEALTH_PORT: String(port),
     });
     try {
-      const code = await Promise.race([exited(worker), delay(30_000).then(() => "still running after 30 s")]);
+      const code = await waitFor("the worker to exit", () => worker.exitCode ?? undefined, 30_000);
       expect(code, worker.output()).toBe(1);
       expect(worker.output()).toMatch(/EADDRINUSE/);
     } finally {
       worker.kill("SIGKILL");
       taken.close();
-      await cluster.close();
     }
-  }, 90_000);
+  });
 });
