@@ -36,6 +36,8 @@ export const operationJobs = {
   "page-numbers": [[sample]],
   flatten: [[corpus("general/samplefiles_pdflatex-forms.pdf")]],
   metadata: [[sample], { title: "Fleet" }],
+  "forms-read": [[corpus("general/samplefiles_libreoffice-form.pdf")]],
+  "forms-fill": [[corpus("general/samplefiles_libreoffice-form.pdf")], { values: { "First Name": "Fleet" } }],
   redact: [[sample], { text: ["test document"], presets: ["email"] }],
   // examples/README.md: a signer made for the examples, password "example".
   sign: [

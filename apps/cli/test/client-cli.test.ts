@@ -68,7 +68,9 @@ function flagsFor(options: Record<string, unknown> | undefined): string[] {
       .toLowerCase()}`;
     if (value === true) return [flag];
     if (value === false) return [`--no-${flag.slice(2)}`];
-    return [flag, Array.isArray(value) ? value.join(",") : String(value)];
+    if (Array.isArray(value)) return [flag, value.join(",")];
+    // An object option (Fill form's values) is given as JSON.
+    return [flag, typeof value === "object" && value !== null ? JSON.stringify(value) : String(value)];
   });
 }
 

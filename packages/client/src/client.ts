@@ -258,6 +258,18 @@ export class Octavo {
    * embeds it (nothing is fetched).
    */
   readonly verifySignatures = this.operation("verify-signatures");
+  /**
+   * Read form: reports every AcroForm field (fields.json, and in the job as form): its fully qualified name,
+   * type, value, options with their export values, flags (required, read-only, multiline, comb, max length)
+   * and the page and rectangle of each widget.
+   */
+  readonly formsRead = this.operation("forms-read");
+  /**
+   * Fill form: fills AcroForm fields from options.values (names as forms/read reports them) and draws each
+   * filled widget's appearance (the field's font, size or auto-size, alignment, comb and multiline;
+   * characters the field's font lacks in an embedded font that has them), so every viewer shows the values.
+   */
+  readonly formsFill = this.operation("forms-fill");
 
   /** Conversions to and from PDF. */
   readonly convert = {

@@ -1,8 +1,10 @@
 import type { TObject } from "@sinclair/typebox";
+import { FormReport } from "./form-report.js";
 import { imageRenderLimits } from "./limits.js";
 import { MarkdownDocument } from "./markdown-document.js";
 import { CompressOptions } from "./options/compress.js";
 import { FlattenOptions, MetadataOptions, PageNumbersOptions, WatermarkOptions } from "./options/edits.js";
+import { FillFormOptions } from "./options/forms.js";
 import { HtmlToPdfOptions } from "./options/html-to-pdf.js";
 import { ImageToPdfOptions, PdfToImageOptions } from "./options/images.js";
 import { PdfToMarkdownOptions } from "./options/markdown.js";
@@ -656,6 +658,43 @@ export const catalogue = {
     lane: "light",
     // The document's structure and the certificates are read in JavaScript.
     runner: freshSandbox("@octavo/sign/operations", "verifySignatures"),
+    workerClass: "pdf",
+    programs: pdfInput,
+  },
+  "forms-read": {
+    path: "/v1/forms/read",
+    title: "Read form",
+    credits: 1,
+    files: onePdf,
+    description:
+      "Reports every AcroForm field (fields.json, and in the job as form): its fully qualified name, type, value, " +
+      "options with their export values, flags (required, read-only, multiline, comb, max length) and the page " +
+      "and rectangle of each widget. An XFA form is reported as XFA; a dynamic one cannot be filled.",
+    options: NoOptions,
+    output: { extension: ".json", count: "per-input", document: { name: "FormReport", schema: FormReport } },
+    lane: "light",
+    // The field values, the document's own text, are read in JavaScript.
+    runner: freshSandbox("@octavo/edit/forms/read-form", "readForm"),
+    workerClass: "pdf",
+    programs: pdfInput,
+  },
+  "forms-fill": {
+    path: "/v1/forms/fill",
+    title: "Fill form",
+    credits: 1,
+    files: onePdf,
+    description:
+      "Fills AcroForm fields from options.values (names as forms/read reports them) and draws each filled " +
+      "widget's appearance (the field's font, size or auto-size, alignment, comb and multiline; characters " +
+      "the field's font lacks in an embedded font that has them), so every viewer shows the values. With " +
+      "flatten the fields then become page content. An unknown field, a value of the wrong type, an option " +
+      "not in the list, text over the field's maximum length or a read-only field without force fails the job " +
+      "with invalid_options naming the field.",
+    options: FillFormOptions,
+    output: pdfPerInput,
+    lane: "light",
+    // The values pass through JavaScript, and the fonts that draw them.
+    runner: freshSandbox("@octavo/edit/forms/fill-form", "fillForm"),
     workerClass: "pdf",
     programs: pdfInput,
   },

@@ -7,6 +7,7 @@ export const jobErrorCodes = [
   "no_tables",
   "timeout",
   "canceled",
+  "invalid_options",
 ] as const;
 
 export type JobErrorCode = (typeof jobErrorCodes)[number];
@@ -23,6 +24,11 @@ export const jobErrors: Record<JobErrorCode, { description: string }> = {
   canceled: {
     description:
       "The job was canceled (POST /v1/jobs/{job_id}/cancel) before it finished; nothing was charged.",
+  },
+  invalid_options: {
+    description:
+      "The options do not fit the document, which only the job could see (Fill form: a field it does not have, " +
+      "a value of the wrong type, a bookmark split of a PDF without bookmarks); the message names each and why.",
   },
 };
 

@@ -16,6 +16,7 @@ export {
   jobErrorCodes,
   jobErrors,
 } from "./errors.js";
+export { type FormFieldReport, FormReport, formFieldTypes, formKinds } from "./form-report.js";
 export { nestedDeeperThan } from "./json-depth.js";
 export { type Lane, laneOf, queueConcurrency } from "./lanes.js";
 export {

@@ -1,4 +1,5 @@
 import type { OperationId } from "./operation-ids.js";
+import { splitOptionsProblem } from "./options/pages.js";
 import { redactOptionsProblem } from "./options/redact.js";
 
 /**
@@ -11,6 +12,7 @@ const optionRules: {
   readonly [Id in OperationId]?: (options: Record<string, unknown>) => string | undefined;
 } = {
   redact: redactOptionsProblem,
+  split: splitOptionsProblem,
 };
 
 /** The detail of a 400 invalid_options for options the schema accepted, or undefined when they are valid. */

@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { jobErrorCodes } from "./errors.js";
+import { FormReport } from "./form-report.js";
 import { jobKinds, operationIds } from "./operation-ids.js";
 import { planIds } from "./plans.js";
 import { SignatureReport } from "./signature-report.js";
@@ -170,6 +171,12 @@ export const Job = Type.Object(
           description: "Redact jobs only: what was removed where, as counts; never the text that matched.",
         },
       ),
+    ),
+    form: Type.Optional(
+      Type.Object(FormReport.properties, {
+        additionalProperties: false,
+        description: "Read form jobs only: the report, also downloadable as fields.json.",
+      }),
     ),
     verification: Type.Optional(
       Type.Object(SignatureReport.properties, {

@@ -58,7 +58,7 @@ describe("API errors", () => {
 });
 
 describe("job errors", () => {
-  it("lists the spec's six codes, then octavo's canceled, with their meanings", () => {
+  it("lists the spec's six codes, then octavo's canceled and invalid_options, with their meanings", () => {
     expect(Object.keys(jobErrors)).toEqual([...jobErrorCodes]);
     expect(jobErrorCodes).toEqual([
       "password_required",
@@ -68,6 +68,7 @@ describe("job errors", () => {
       "no_tables",
       "timeout",
       "canceled",
+      "invalid_options",
     ]);
     expect(jobErrors.timeout.description).toContain("5 minutes");
     expect(jobErrors.no_tables.description).toContain("tables mode");

@@ -271,6 +271,38 @@ describe("redact: the rules beyond its schema", () => {
   });
 });
 
+describe("split's modes and fill form's values", () => {
+  it("accepts each split mode with its option, and the spec's split as it was", () => {
+    expect(acceptedValue("split", { mode: "count", pages: 10 })).toEqual({ mode: "count", pages: 10 });
+    expect(acceptedValue("split", { mode: "size", maxBytes: 5_000_000 })).toEqual({
+      mode: "size",
+      maxBytes: 5_000_000,
+    });
+    expect(acceptedValue("split", { mode: "bookmarks", level: 2 })).toEqual({ mode: "bookmarks", level: 2 });
+    expect(acceptedValue("split", { mode: "pages", ranges: "1-2" })).toEqual({
+      mode: "pages",
+      ranges: "1-2",
+    });
+  });
+
+  it.each([
+    [{ mode: "count" }, 'pages: required with mode "count".'],
+    [{ mode: "size" }, 'maxBytes: required with mode "size".'],
+    [{ mode: "bookmarks", pages: 3 }, 'pages: only applies to mode "count", not "bookmarks".'],
+    [{ ranges: "1", maxBytes: 20_000 }, 'maxBytes: only applies to mode "size", not "pages".'],
+  ])("split %j → %s", (raw, expected) => {
+    expect(detailOf("split", raw)).toBe(expected);
+  });
+
+  it("takes strings, booleans and lists of strings as form values, and nothing else", () => {
+    const values = { name: "Ada", agree: true, colours: ["red", "blue"] };
+    expect(acceptedValue("forms-fill", { values })).toEqual({ values, flatten: false, force: false });
+    expect(detailOf("forms-fill", {})).toMatch(/^values: is required/);
+    expect(detailOf("forms-fill", { values: { age: 36 } })).toMatch(/^values\.age: /);
+    expect(detailOf("forms-fill", { values: { list: [1] } })).toMatch(/^values\.list/);
+  });
+});
+
 describe("types", () => {
   it("gives each operation its options after defaults", () => {
     expectTypeOf<OptionsOf<"rotate">>().toEqualTypeOf<{ angle: 90 | 180 | 270; pages?: string }>();

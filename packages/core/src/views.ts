@@ -32,6 +32,8 @@ export async function jobView(
       view.compression = JSON.parse(job.report) as NonNullable<Job["compression"]>;
     if (job.report && job.operation === "verify-signatures")
       view.verification = JSON.parse(job.report) as NonNullable<Job["verification"]>;
+    if (job.report && job.operation === "forms-read")
+      view.form = JSON.parse(job.report) as NonNullable<Job["form"]>;
     if (job.report && job.operation === "redact")
       view.redaction = JSON.parse(job.report) as NonNullable<Job["redaction"]>;
   }

@@ -42,7 +42,7 @@ export function flatten(
 }
 
 /** Flattens in place what the options ask for; returns the warnings for the client. */
-function flattenDocument(doc: PdfDocument, options: FlattenOptions, name: string): string[] {
+export function flattenDocument(doc: PdfDocument, options: FlattenOptions, name: string): string[] {
   const survey = surveyDocument(doc);
   const forms = options.forms && (survey.widgets > 0 || survey.acroForm);
   const annotations = options.annotations && survey.markup + survey.links > 0;
@@ -109,7 +109,7 @@ function removeLinks(doc: PdfDocument): void {
 }
 
 /** bake() gives up silently on a page it cannot process: the output is checked for what must be gone. */
-function checkFlattened(doc: PdfDocument, options: FlattenOptions, name: string): void {
+export function checkFlattened(doc: PdfDocument, options: FlattenOptions, name: string): void {
   const left = surveyDocument(doc);
   if (options.forms && (left.widgets > 0 || left.acroForm)) {
     throw badOutput(name, `${count(left.widgets, "form field widget")} remained`);

@@ -1,10 +1,11 @@
-/** The spec's failed-job codes. */
+/** The spec's failed-job codes, and invalid_options for options only the document can refuse (Fill form). */
 export type JobErrorCode =
   | "password_required"
   | "wrong_password"
   | "invalid_input"
   | "conversion_failed"
   | "no_tables"
+  | "invalid_options"
   | "timeout";
 
 /**

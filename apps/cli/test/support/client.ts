@@ -153,5 +153,6 @@ export interface JobBody {
   compression?: Job["compression"];
   redaction?: Job["redaction"];
   verification?: Job["verification"];
+  form?: Job["form"];
   steps?: Job["steps"];
 }

@@ -24,6 +24,7 @@ const example = (name: string) => fileURLToPath(new URL(`../../../../examples/${
 const sampleA = example("sample-a.pdf"); // 1 page
 const sampleB = example("sample-b.pdf"); // 1 page
 const outline = corpusPath("general/samplefiles_pdflatex-outline.pdf"); // 4 pages
+const libreOfficeForm = corpusPath("general/samplefiles_libreoffice-form.pdf"); // 8 fields
 
 const pdf = { outputExtension: ".pdf", outputContentType: "application/pdf", outputs: 1 };
 const ooxml = "application/vnd.openxmlformats-officedocument";
@@ -91,7 +92,7 @@ export const operationSamples: Record<OperationId, OperationSample> = {
   "image-to-pdf": { files: [imageFixture("datagov-rgb.jpg").path], options: { pageSize: "A4" }, ...pdf },
   watermark: { files: [sampleA], options: { text: "SAMPLE" }, ...pdf },
   "page-numbers": { files: [outline], options: { format: "Page {n} of {total}" }, ...pdf },
-  flatten: { files: [corpusPath("general/samplefiles_libreoffice-form.pdf")], ...pdf },
+  flatten: { files: [libreOfficeForm], ...pdf },
   metadata: { files: [sampleA], options: { title: "Sample title", keywords: ["sample", "test"] }, ...pdf },
   "pdf-info": {
     files: [outline],
@@ -112,6 +113,17 @@ export const operationSamples: Record<OperationId, OperationSample> = {
     outputExtension: ".json",
     outputContentType: "application/json",
     outputs: 1,
+  },
+  "forms-read": {
+    files: [libreOfficeForm],
+    outputExtension: ".json",
+    outputContentType: "application/json",
+    outputs: 1,
+  },
+  "forms-fill": {
+    files: [libreOfficeForm],
+    options: { values: { "First Name": "Ada", Nationality: "French", gdpr: true }, flatten: true },
+    ...pdf,
   },
 };
 

@@ -652,6 +652,56 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/forms/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read form
+         * @description Reports every AcroForm field (fields.json, and in the job as form): its fully qualified name, type, value, options with their export values, flags (required, read-only, multiline, comb, max length) and the page and rectangle of each widget. An XFA form is reported as XFA; a dynamic one cannot be filled.
+         *
+         *     The JSON output follows components.schemas.FormReport.
+         *
+         *     Files: 1 file (.pdf), uploaded or given by URL. Credits: 1 credit, charged only if the job succeeds.
+         *
+         *     Answers 202 at once; poll statusUrl (or pass webhook_url on a paid plan) until the job is done or failed.
+         */
+        post: operations["formsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/forms/fill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fill form
+         * @description Fills AcroForm fields from options.values (names as forms/read reports them) and draws each filled widget's appearance (the field's font, size or auto-size, alignment, comb and multiline; characters the field's font lacks in an embedded font that has them), so every viewer shows the values. With flatten the fields then become page content. An unknown field, a value of the wrong type, an option not in the list, text over the field's maximum length or a read-only field without force fails the job with invalid_options naming the field.
+         *
+         *     Files: 1 file (.pdf), uploaded or given by URL. Credits: 1 credit, charged only if the job succeeds.
+         *
+         *     Answers 202 at once; poll statusUrl (or pass webhook_url on a paid plan) until the job is done or failed.
+         */
+        post: operations["formsFill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/pipeline": {
         parameters: {
             query?: never;
@@ -899,7 +949,7 @@ export type components = {
             /** @description From 0 to 1; 1 when done. */
             progress: number;
             /** @description The operation the job runs; pipeline for a job of POST /v1/pipeline. */
-            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "redact" | "sign" | "verify-signatures" | "pipeline";
+            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "redact" | "sign" | "verify-signatures" | "forms-read" | "forms-fill" | "pipeline";
             /** @description Credits the job costs if it succeeds; a failed job costs nothing. */
             credits: number;
             /**
@@ -922,7 +972,7 @@ export type components = {
             /** @description A pipeline job's steps, in order, each with its status; present on pipeline jobs only. */
             steps?: components["schemas"]["JobStep"][];
             /** @description Why the job failed; present when failed. canceled: the caller canceled it. */
-            error?: "password_required" | "wrong_password" | "invalid_input" | "conversion_failed" | "no_tables" | "timeout" | "canceled";
+            error?: "password_required" | "wrong_password" | "invalid_input" | "conversion_failed" | "no_tables" | "timeout" | "canceled" | "invalid_options";
             /** @description A sentence about the failure; present when failed. */
             message?: string;
             /** @description Things worth knowing about a done job, e.g. that a damaged input was reconstructed or that a compression target could not be reached. */
@@ -959,6 +1009,63 @@ export type components = {
                 }[];
                 /** @description Matches and areas removed in the whole document. */
                 total: number;
+            };
+            /** @description Read form jobs only: the report, also downloadable as fields.json. */
+            form?: {
+                /**
+                 * @description none: no form. acroform: an AcroForm. xfa-static: an XFA form with its AcroForm fields, which forms/fill fills (the XFA data is then removed). xfa-dynamic: an XFA form drawn from its XFA data, which cannot be filled.
+                 * @enum {string}
+                 */
+                form: "none" | "acroform" | "xfa-static" | "xfa-dynamic";
+                /** @description Whether forms/fill can fill the fields. */
+                fillable: boolean;
+                /** @description Every terminal field of the AcroForm, in the form's order. */
+                fields: {
+                    /** @description The fully qualified name: the partial names from the root, joined by dots. */
+                    name: string;
+                    /**
+                     * @description The kind of field.
+                     * @enum {string}
+                     */
+                    type: "text" | "checkbox" | "radio" | "choice" | "signature" | "button";
+                    /** @description The current value in the form forms/fill takes: text, true/false for a checkbox, the chosen export value of a radio group or choice, a list for a multi-select list box; null when unset (a signature field: whether it is signed is in flags.signed). */
+                    value: string | boolean | string[] | null;
+                    /** @description Choices and radio groups: the values it can take, in the form's order. */
+                    options?: {
+                        /** @description The export value: what forms/fill takes and the form submits. */
+                        value: string;
+                        /** @description What the viewer shows; the export value when the form names none. */
+                        label: string;
+                    }[];
+                    flags: {
+                        required: boolean;
+                        /** @description forms/fill refuses the field unless force is set. */
+                        readOnly: boolean;
+                        /** @description Text fields. */
+                        multiline?: boolean;
+                        /** @description Text fields: one character per box, maxLength boxes. */
+                        comb?: boolean;
+                        /** @description Text fields. */
+                        password?: boolean;
+                        /** @description Text fields: the most characters it takes. */
+                        maxLength?: number;
+                        /** @description List boxes that take several values. */
+                        multiSelect?: boolean;
+                        /** @description Choices shown as a drop-down rather than a list. */
+                        combo?: boolean;
+                        /** @description Drop-downs that take text not in options. */
+                        editable?: boolean;
+                        /** @description Signature fields: whether it holds a signature. */
+                        signed?: boolean;
+                    };
+                    /** @description Where the field is drawn; a field may have several places. */
+                    widgets: {
+                        /** @description 1-based page number. */
+                        page: number;
+                        /** @description [left, bottom, right, top] in points, in the page's own coordinates (origin bottom left). */
+                        rect: number[];
+                    }[];
+                }[];
             };
             /** @description Verify signatures jobs only: the report, also downloadable as report.json. */
             verification?: {
@@ -1048,7 +1155,7 @@ export type components = {
         /** @description One step of a pipeline job (POST /v1/pipeline), in order. */
         JobStep: {
             /** @description The step's operation. */
-            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "redact" | "sign" | "verify-signatures";
+            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "redact" | "sign" | "verify-signatures" | "forms-read" | "forms-fill";
             /** @description queued until it starts, then active, then done or failed. */
             status: "queued" | "active" | "done" | "failed";
             /**
@@ -1062,7 +1169,7 @@ export type components = {
              */
             finishedAt?: string;
             /** @description Why the step failed; present when failed. */
-            error?: "password_required" | "wrong_password" | "invalid_input" | "conversion_failed" | "no_tables" | "timeout" | "canceled";
+            error?: "password_required" | "wrong_password" | "invalid_input" | "conversion_failed" | "no_tables" | "timeout" | "canceled" | "invalid_options";
         };
         /** @description One result file of a done job. */
         Output: {
@@ -1297,15 +1404,83 @@ export type components = {
                 valid: boolean;
             }[];
         };
+        /** @description What Read form reports (fields.json, and in the done job as form). */
+        FormReport: {
+            /**
+             * @description none: no form. acroform: an AcroForm. xfa-static: an XFA form with its AcroForm fields, which forms/fill fills (the XFA data is then removed). xfa-dynamic: an XFA form drawn from its XFA data, which cannot be filled.
+             * @enum {string}
+             */
+            form: "none" | "acroform" | "xfa-static" | "xfa-dynamic";
+            /** @description Whether forms/fill can fill the fields. */
+            fillable: boolean;
+            /** @description Every terminal field of the AcroForm, in the form's order. */
+            fields: {
+                /** @description The fully qualified name: the partial names from the root, joined by dots. */
+                name: string;
+                /**
+                 * @description The kind of field.
+                 * @enum {string}
+                 */
+                type: "text" | "checkbox" | "radio" | "choice" | "signature" | "button";
+                /** @description The current value in the form forms/fill takes: text, true/false for a checkbox, the chosen export value of a radio group or choice, a list for a multi-select list box; null when unset (a signature field: whether it is signed is in flags.signed). */
+                value: string | boolean | string[] | null;
+                /** @description Choices and radio groups: the values it can take, in the form's order. */
+                options?: {
+                    /** @description The export value: what forms/fill takes and the form submits. */
+                    value: string;
+                    /** @description What the viewer shows; the export value when the form names none. */
+                    label: string;
+                }[];
+                flags: {
+                    required: boolean;
+                    /** @description forms/fill refuses the field unless force is set. */
+                    readOnly: boolean;
+                    /** @description Text fields. */
+                    multiline?: boolean;
+                    /** @description Text fields: one character per box, maxLength boxes. */
+                    comb?: boolean;
+                    /** @description Text fields. */
+                    password?: boolean;
+                    /** @description Text fields: the most characters it takes. */
+                    maxLength?: number;
+                    /** @description List boxes that take several values. */
+                    multiSelect?: boolean;
+                    /** @description Choices shown as a drop-down rather than a list. */
+                    combo?: boolean;
+                    /** @description Drop-downs that take text not in options. */
+                    editable?: boolean;
+                    /** @description Signature fields: whether it holds a signature. */
+                    signed?: boolean;
+                };
+                /** @description Where the field is drawn; a field may have several places. */
+                widgets: {
+                    /** @description 1-based page number. */
+                    page: number;
+                    /** @description [left, bottom, right, top] in points, in the page's own coordinates (origin bottom left). */
+                    rect: number[];
+                }[];
+            }[];
+        };
         /** @description This operation takes no options; send {} or leave options out. */
         NoOptions: Record<string, never>;
         /** @description Options of Split PDF. */
         SplitOptions: {
             /**
+             * @description How the document is cut. pages (the default): one file per page, or per range of ranges. count: a file every `pages` pages. size: each file holds as many pages as fit in maxBytes. bookmarks: a file per outline entry at level `level`, named after its title.
+             * @enum {string}
+             */
+            mode?: "pages" | "count" | "size" | "bookmarks";
+            /**
              * Format: page-ranges
-             * @description Comma-separated 1-based pages or <from>-<to> ranges, e.g. "1-3, 5, 7-9"; one output file per range. Omitted: one output file per page. A range runs forwards: "5-2" is refused (write 2-5).
+             * @description Comma-separated 1-based pages or <from>-<to> ranges, e.g. "1-3, 5, 7-9"; one output file per range. Omitted: one output file per page. Mode pages only. A range runs forwards: "5-2" is refused (write 2-5).
              */
             ranges?: string;
+            /** @description Mode count: pages per file. Required there. */
+            pages?: number;
+            /** @description Mode size: the largest a file may be, in bytes (at least 10,000). A single page larger than this goes in a file of its own, with a warning. Required there. */
+            maxBytes?: number;
+            /** @description Mode bookmarks: the outline level that starts a file (1, the default: the top-level entries). Pages before the first entry go in a file of their own. */
+            level?: number;
         };
         /** @description Options of Rotate PDF. */
         RotateOptions: {
@@ -1734,6 +1909,23 @@ export type components = {
                  */
                 position?: "top-left" | "top-right" | "bottom-left" | "bottom-right" | "center";
             };
+        };
+        /** @description Options of Fill form. */
+        FormsFillOptions: {
+            /** @description The values to fill, by the fully qualified field name that forms/read reports ("topmostSubform[0].Page1[0].f1_1[0]"). Fields not named keep their values. Required. */
+            values: {
+                [key: string]: string | boolean | string[];
+            };
+            /**
+             * @description After filling, draw the fields into the pages (as /v1/flatten does), so the values can no longer be edited.
+             * @default false
+             */
+            flatten?: boolean;
+            /**
+             * @description Fill read-only fields too; without it, naming one is refused.
+             * @default false
+             */
+            force?: boolean;
         };
     };
     responses: {
@@ -4076,6 +4268,168 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    formsRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours returns the first answer and creates no second job; the same key with a different request answers 409 idempotency_conflict. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description Input files, repeatable, processed in the order sent. */
+                    file?: string[];
+                    /** @description Public URL of an input file, repeatable. */
+                    url?: string[];
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
+                    options?: string;
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                };
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls?: string[];
+                    options?: components["schemas"]["NoOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["NoOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the job is queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["NotInPlan"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    formsFill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours returns the first answer and creates no second job; the same key with a different request answers 409 idempotency_conflict. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description Input files, repeatable, processed in the order sent. */
+                    file?: string[];
+                    /** @description Public URL of an input file, repeatable. */
+                    url?: string[];
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
+                    options?: string;
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                };
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls?: string[];
+                    options?: components["schemas"]["FormsFillOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["FormsFillOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the job is queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["NotInPlan"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     pipeline: {
         parameters: {
             query?: never;
@@ -4217,6 +4571,14 @@ export interface operations {
                         /** @constant */
                         operation: "verify-signatures";
                         options?: components["schemas"]["NoOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "forms-read";
+                        options?: components["schemas"]["NoOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "forms-fill";
+                        options?: components["schemas"]["FormsFillOptions"];
                     })[];
                     /**
                      * Format: uri
@@ -4339,6 +4701,14 @@ export interface operations {
                         /** @constant */
                         operation: "verify-signatures";
                         options?: components["schemas"]["NoOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "forms-read";
+                        options?: components["schemas"]["NoOptions"];
+                    } | {
+                        /** @constant */
+                        operation: "forms-fill";
+                        options?: components["schemas"]["FormsFillOptions"];
                     })[];
                     /**
                      * Format: uri
@@ -4379,7 +4749,7 @@ export interface operations {
                 /** @description Only jobs in this status. */
                 status?: "queued" | "active" | "done" | "failed";
                 /** @description Only jobs of this operation. */
-                operation?: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "redact" | "sign" | "verify-signatures" | "pipeline";
+                operation?: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "redact" | "sign" | "verify-signatures" | "forms-read" | "forms-fill" | "pipeline";
                 /** @description Only jobs accepted at or after this time (RFC 3339). */
                 createdAfter?: string;
                 /** @description Only jobs accepted before this time (RFC 3339). */
@@ -4560,7 +4930,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MarkdownDocument"] | components["schemas"]["SignatureReport"] | {
+                    "application/json": components["schemas"]["MarkdownDocument"] | components["schemas"]["SignatureReport"] | components["schemas"]["FormReport"] | {
                         [key: string]: unknown;
                     };
                     "*/*": string;

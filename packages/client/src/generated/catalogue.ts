@@ -36,11 +36,47 @@ export const operationCatalogue: readonly OperationInfo[] = [
     },
     "options": [
       {
+        "name": "mode",
+        "type": "string",
+        "required": false,
+        "description": "How the document is cut. pages (the default): one file per page, or per range of ranges. count: a file every `pages` pages. size: each file holds as many pages as fit in maxBytes. bookmarks: a file per outline entry at level `level`, named after its title.",
+        "enum": [
+          "pages",
+          "count",
+          "size",
+          "bookmarks"
+        ]
+      },
+      {
         "name": "ranges",
         "type": "string",
         "required": false,
-        "description": "Comma-separated 1-based pages or <from>-<to> ranges, e.g. \"1-3, 5, 7-9\"; one output file per range. Omitted: one output file per page. A range runs forwards: \"5-2\" is refused (write 2-5).",
+        "description": "Comma-separated 1-based pages or <from>-<to> ranges, e.g. \"1-3, 5, 7-9\"; one output file per range. Omitted: one output file per page. Mode pages only. A range runs forwards: \"5-2\" is refused (write 2-5).",
         "pattern": "^\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*(?:,\\s*0*[1-9][0-9]*(?:-0*[1-9][0-9]*)?\\s*)*$"
+      },
+      {
+        "name": "pages",
+        "type": "integer",
+        "required": false,
+        "description": "Mode count: pages per file. Required there.",
+        "minimum": 1,
+        "maximum": 10000
+      },
+      {
+        "name": "maxBytes",
+        "type": "integer",
+        "required": false,
+        "description": "Mode size: the largest a file may be, in bytes (at least 10,000). A single page larger than this goes in a file of its own, with a warning. Required there.",
+        "minimum": 10000,
+        "maximum": 2000000000
+      },
+      {
+        "name": "level",
+        "type": "integer",
+        "required": false,
+        "description": "Mode bookmarks: the outline level that starts a file (1, the default: the top-level entries). Pages before the first entry go in a file of their own.",
+        "minimum": 1,
+        "maximum": 10
       }
     ]
   },
@@ -1287,5 +1323,58 @@ export const operationCatalogue: readonly OperationInfo[] = [
       }
     },
     "options": []
+  },
+  {
+    "id": "forms-read",
+    "method": "formsRead",
+    "path": "/v1/forms/read",
+    "title": "Read form",
+    "description": "Reports every AcroForm field (fields.json, and in the job as form): its fully qualified name, type, value, options with their export values, flags (required, read-only, multiline, comb, max length) and the page and rectangle of each widget. An XFA form is reported as XFA; a dynamic one cannot be filled.",
+    "credits": 1,
+    "files": {
+      "min": 1,
+      "max": 1,
+      "extensions": [
+        ".pdf"
+      ]
+    },
+    "options": []
+  },
+  {
+    "id": "forms-fill",
+    "method": "formsFill",
+    "path": "/v1/forms/fill",
+    "title": "Fill form",
+    "description": "Fills AcroForm fields from options.values (names as forms/read reports them) and draws each filled widget's appearance (the field's font, size or auto-size, alignment, comb and multiline; characters the field's font lacks in an embedded font that has them), so every viewer shows the values. With flatten the fields then become page content. An unknown field, a value of the wrong type, an option not in the list, text over the field's maximum length or a read-only field without force fails the job with invalid_options naming the field.",
+    "credits": 1,
+    "files": {
+      "min": 1,
+      "max": 1,
+      "extensions": [
+        ".pdf"
+      ]
+    },
+    "options": [
+      {
+        "name": "values",
+        "type": "object",
+        "required": true,
+        "description": "The values to fill, by the fully qualified field name that forms/read reports (\"topmostSubform[0].Page1[0].f1_1[0]\"). Fields not named keep their values. Required."
+      },
+      {
+        "name": "flatten",
+        "type": "boolean",
+        "required": false,
+        "description": "After filling, draw the fields into the pages (as /v1/flatten does), so the values can no longer be edited.",
+        "default": false
+      },
+      {
+        "name": "force",
+        "type": "boolean",
+        "required": false,
+        "description": "Fill read-only fields too; without it, naming one is refused.",
+        "default": false
+      }
+    ]
   }
 ];

@@ -31,6 +31,8 @@ export const operationPaths = {
   "redact": "/v1/redact",
   "sign": "/v1/sign",
   "verify-signatures": "/v1/verify-signatures",
+  "forms-read": "/v1/forms/read",
+  "forms-fill": "/v1/forms/fill",
 } as const;
 
 /** The file extensions each operation accepts: an unnamed upload is named with the first. */
@@ -62,6 +64,8 @@ export const operationExtensions: Record<keyof typeof operationPaths, readonly s
   "redact": [".pdf"],
   "sign": [".pdf"],
   "verify-signatures": [".pdf"],
+  "forms-read": [".pdf"],
+  "forms-fill": [".pdf"],
 };
 
 /** Every operation's options object, by operation id. */
@@ -93,4 +97,6 @@ export interface OperationOptions {
   "redact": components["schemas"]["RedactOptions"];
   "sign": components["schemas"]["SignOptions"];
   "verify-signatures": components["schemas"]["NoOptions"];
+  "forms-read": components["schemas"]["NoOptions"];
+  "forms-fill": components["schemas"]["FormsFillOptions"];
 }

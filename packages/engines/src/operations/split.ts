@@ -14,13 +14,25 @@ import {
   pdfContentType,
 } from "../types.js";
 import { freshDir } from "../workspace.js";
+import { type SplitMode, splitByMode } from "./split-modes.js";
 
 export interface SplitOptions {
-  /** "1-3,5,7-9": one output per range; omitted = one output per page. */
+  /** pages (the spec's split, the default), count, size or bookmarks. */
+  mode?: "pages" | "count" | "size" | "bookmarks";
+  /** Mode pages: "1-3,5,7-9": one output per range; omitted = one output per page. */
   ranges?: string;
+  /** Mode count: pages per part. */
+  pages?: number;
+  /** Mode size: the largest a part may be. */
+  maxBytes?: number;
+  /** Mode bookmarks: the outline level that starts a part (1: the top level). */
+  level?: number;
 }
 
-/** One PDF per page, or per range of `ranges`, cut losslessly by qpdf. */
+/**
+ * One PDF per page, or per range of `ranges`, cut losslessly by qpdf; or, in the other modes, every N
+ * pages, as much as fits a size, or a part per bookmark (split-modes.ts).
+ */
 export async function split(
   input: EngineInput,
   options: SplitOptions,
@@ -28,6 +40,12 @@ export async function split(
 ): Promise<EngineResult> {
   const name = displayName(input.name);
   return runOperation(ctx, name, async (scratchDir) => {
+    const mode = splitMode(options);
+    if (mode !== undefined) {
+      const source = await openSource(input, scratchDir, ctx.signal);
+      const { outputs, warnings } = await splitByMode(source, mode, stemOf(input.name), name, ctx);
+      return { outputs, engine: "mupdf", warnings: [...source.warnings, ...warnings] };
+    }
     const ranges = options.ranges === undefined ? undefined : parsePageRanges(options.ranges, "ranges");
     const source = await openSource(input, scratchDir, ctx.signal);
     if (ranges !== undefined) requireWithin(ranges, source.pages, name);
@@ -52,6 +70,20 @@ export async function split(
     }
     return { outputs, engine: "qpdf", warnings: source.warnings };
   });
+}
+
+/** The mode beyond the spec's pages, with its option (the API made sure it is there). */
+function splitMode(options: SplitOptions): SplitMode | undefined {
+  switch (options.mode) {
+    case "count":
+      return { mode: "count", pages: options.pages ?? 1 };
+    case "size":
+      return { mode: "size", maxBytes: options.maxBytes ?? Number.MAX_SAFE_INTEGER };
+    case "bookmarks":
+      return { mode: "bookmarks", level: options.level ?? 1 };
+    default:
+      return undefined;
+  }
 }
 
 async function splitPerPage(

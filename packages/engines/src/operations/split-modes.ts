@@ -1,0 +1,233 @@
+import { rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { JobFailure } from "../errors.js";
+import { countPages, type PdfDocument, withPdf } from "../mupdf/document.js";
+import { outlineLoops } from "../mupdf/outline-cycles.js";
+import { badOutput, reportProgress } from "../operation.js";
+import { formatRange, type PageRange } from "../page-ranges.js";
+import type { PdfSource } from "../source.js";
+import { type EngineContext, type EngineOutput, pdfContentType } from "../types.js";
+import { freshDir } from "../workspace.js";
+import { cutToRange } from "./split-part.js";
+
+/*
+ * Split PDF's modes beyond the spec's pages: every N pages, parts as large as fit a size, and a part per
+ * bookmark. Each part keeps the bookmarks, links and form fields whose targets stay in it (split-part.ts).
+ */
+
+export type SplitMode =
+  | { mode: "count"; pages: number }
+  | { mode: "size"; maxBytes: number }
+  | { mode: "bookmarks"; level: number };
+
+interface Part extends PageRange {
+  /** The output's name. */
+  name: string;
+}
+
+export async function splitByMode(
+  source: PdfSource,
+  mode: SplitMode,
+  stem: string,
+  fileName: string,
+  ctx: EngineContext,
+): Promise<{ outputs: EngineOutput[]; warnings: string[] }> {
+  const outDir = await freshDir(ctx.workDir, "split");
+  if (mode.mode === "size") return splitBySize(source, mode.maxBytes, stem, fileName, outDir, ctx);
+  const parts =
+    mode.mode === "count"
+      ? everyNPages(source.pages, mode.pages, stem)
+      : await withPdf(source.path, (doc) => bookmarkParts(doc, mode.level, stem, fileName));
+  const outputs: EngineOutput[] = [];
+  for (const [index, part] of parts.entries()) {
+    const path = join(outDir, `part-${index + 1}.pdf`);
+    await writePart(source.path, part, path, fileName);
+    outputs.push({ path, name: part.name, contentType: pdfContentType });
+    reportProgress(ctx, (index + 1) / parts.length);
+  }
+  return { outputs, warnings: parts.warnings };
+}
+
+function everyNPages(pages: number, size: number, stem: string): Part[] & { warnings: string[] } {
+  const parts: Part[] = [];
+  for (let from = 1; from <= pages; from += size) {
+    const range = { from, to: Math.min(pages, from + size - 1) };
+    parts.push({ ...range, name: `${stem}-p${formatRange(range)}.pdf` });
+  }
+  return Object.assign(parts, { warnings: [] });
+}
+
+/**
+ * A part from each bookmark at `level` or above to the next one; pages before the first go in a part of
+ * their own. Bookmarks that start on the same page make one part, named after the deepest of them.
+ */
+function bookmarkParts(
+  doc: PdfDocument,
+  level: number,
+  stem: string,
+  fileName: string,
+): Part[] & { warnings: string[] } {
+  const pages = countPages(doc) ?? 0;
+  const starts = outlineStarts(doc, level, fileName);
+  if (starts.size === 0) {
+    throw new JobFailure(
+      "invalid_options",
+      `${fileName} has no bookmarks that point to its pages, so it cannot be split by bookmarks; use mode "count" or "size".`,
+    );
+  }
+  const firstPages = [...starts.keys()].sort((a, b) => a - b);
+  const parts: Part[] = [];
+  const names = new UniqueNames();
+  if ((firstPages[0] ?? 1) > 1) {
+    const front = { from: 1, to: (firstPages[0] ?? 1) - 1 };
+    parts.push({ ...front, name: names.take(`${stem}-p${formatRange(front)}`) });
+  }
+  firstPages.forEach((from, index) => {
+    const to = (firstPages[index + 1] ?? pages + 1) - 1;
+    parts.push({ from, to, name: names.take(safeFileName(starts.get(from) ?? "", `${stem}-p${from}`)) });
+  });
+  return Object.assign(parts, { warnings: [] });
+}
+
+/** First page (1-based) → the title that names its part, from the bookmarks at `level` or above. */
+function outlineStarts(doc: PdfDocument, level: number, fileName: string): Map<number, string> {
+  if (outlineLoops(doc, { cut: false }) > 0) {
+    throw new JobFailure(
+      "invalid_input",
+      `${fileName}'s bookmarks loop back on themselves, so it cannot be split by them; repair it first or use mode "count".`,
+    );
+  }
+  const starts = new Map<number, { title: string; depth: number }>();
+  const visit = (items: ReturnType<PdfDocument["loadOutline"]>, depth: number): void => {
+    for (const item of items ?? []) {
+      const page = item.page;
+      if (page !== undefined && page >= 0) {
+        const known = starts.get(page + 1);
+        if (known === undefined || depth > known.depth)
+          starts.set(page + 1, { title: item.title ?? "", depth });
+      }
+      if (depth < level) visit(item.down ?? null, depth + 1);
+    }
+  };
+  visit(doc.loadOutline(), 1);
+  return new Map([...starts].map(([page, start]) => [page, start.title]));
+}
+
+/**
+ * Parts as large as fit in `maxBytes`, found by trying them: a part's size is not the sum of its pages'
+ * (fonts and images are shared), so each is grown by doubling, then narrowed by halving, measuring the
+ * written part each time. A page over the limit on its own goes alone, with a warning.
+ */
+async function splitBySize(
+  source: PdfSource,
+  maxBytes: number,
+  stem: string,
+  fileName: string,
+  outDir: string,
+  ctx: EngineContext,
+): Promise<{ outputs: EngineOutput[]; warnings: string[] }> {
+  const outputs: EngineOutput[] = [];
+  const warnings: string[] = [];
+  let attempt = 0;
+  const tryPart = async (from: number, to: number): Promise<{ path: string; bytes: number }> => {
+    attempt += 1;
+    const path = join(outDir, `try-${attempt}.pdf`);
+    await writePart(source.path, { from, to }, path, fileName);
+    return { path, bytes: (await stat(path)).size };
+  };
+  for (let from = 1; from <= source.pages; ) {
+    let best = await tryPart(from, from);
+    let bestTo = from;
+    // A part that fits replaces the smaller one kept so far; one too large is thrown away.
+    const judge = async (tried: { path: string; bytes: number }, to: number): Promise<boolean> => {
+      if (tried.bytes > maxBytes) {
+        await rm(tried.path, { force: true });
+        return false;
+      }
+      await rm(best.path, { force: true });
+      [best, bestTo] = [tried, to];
+      return true;
+    };
+    if (best.bytes > maxBytes) {
+      warnings.push(
+        `Page ${from} of ${fileName} is ${megabytes(best.bytes)} on its own, over maxBytes (${megabytes(maxBytes)}); it is in a file of its own.`,
+      );
+    } else {
+      let failedTo = source.pages + 1;
+      // Grow: 2, 4, 8 … pages until a part is too large or reaches the end.
+      for (let length = 2; from + length - 1 <= source.pages; length *= 2) {
+        const to = from + length - 1;
+        if (!(await judge(await tryPart(from, to), to))) {
+          failedTo = to;
+          break;
+        }
+      }
+      if (failedTo > source.pages && bestTo < source.pages) {
+        if (!(await judge(await tryPart(from, source.pages), source.pages))) failedTo = source.pages;
+      }
+      // Narrow: the last page that fits lies between bestTo and failedTo.
+      while (failedTo - bestTo > 1) {
+        const to = Math.floor((bestTo + failedTo) / 2);
+        if (!(await judge(await tryPart(from, to), to))) failedTo = to;
+      }
+    }
+    const range = { from, to: bestTo };
+    outputs.push({
+      path: best.path,
+      name: `${stem}-p${formatRange(range)}.pdf`,
+      contentType: pdfContentType,
+    });
+    reportProgress(ctx, bestTo / source.pages);
+    from = bestTo + 1;
+  }
+  return { outputs, warnings };
+}
+
+/** The source with only pages `from`..`to` (split-part.ts), checked for its page count. */
+async function writePart(
+  sourcePath: string,
+  range: PageRange,
+  path: string,
+  fileName: string,
+): Promise<void> {
+  const bytes = await withPdf(sourcePath, (doc) => {
+    cutToRange(doc, range);
+    return doc.saveToBuffer("garbage=compact").asUint8Array();
+  });
+  await writeFile(path, bytes);
+  const pages = await withPdf(path, countPages);
+  if (pages !== range.to - range.from + 1) {
+    throw badOutput(
+      fileName,
+      `a part has ${pages ?? "no readable"} pages instead of ${range.to - range.from + 1}`,
+    );
+  }
+}
+
+/** A bookmark title as a file name: no path separators or characters file systems refuse, not too long. */
+export function safeFileName(title: string, fallback: string): string {
+  const cleaned = title
+    .normalize("NFC")
+    .replace(/[\p{Cc}\p{Cf}]/gu, "")
+    .replace(/[/\\:*?"<>|]+/g, "-")
+    .replace(/\s+/g, " ")
+    .replace(/^[\s.-]+|[\s.]+$/g, "");
+  const short = [...cleaned].slice(0, 100).join("").trim();
+  return short === "" ? fallback : short;
+}
+
+/** Names made unique in the order taken: a second "Notes" becomes "Notes (2)". */
+class UniqueNames {
+  private readonly taken = new Map<string, number>();
+
+  take(base: string): string {
+    const key = base.toLowerCase();
+    const seen = (this.taken.get(key) ?? 0) + 1;
+    this.taken.set(key, seen);
+    return seen === 1 ? `${base}.pdf` : `${base} (${seen}).pdf`;
+  }
+}
+
+function megabytes(bytes: number): string {
+  return bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.round(bytes / 1000)} KB`;
+}
