@@ -34,7 +34,9 @@ function appearances(path) {
     const content = stream.readStream().asString();
     found[widget.getName().split(".").pop()] = {
       da: widget.getObject().getInheritable("DA").asString(),
-      drawsWith: [...new Set([...content.matchAll(/\/(\S+) ([\d.]+) Tf/g)].map((match) => `${match[1]} ${match[2]}`))],
+      drawsWith: [
+        ...new Set([...content.matchAll(/\/(\S+) ([\d.]+) Tf/g)].map((match) => `${match[1]} ${match[2]}`)),
+      ],
     };
   }
   doc.destroy();
@@ -71,7 +73,11 @@ try {
   writeFileSync(byMupdf, doc.saveToBuffer("garbage=compact").asUint8Array());
   doc.destroy();
 
-  const result = await fillForm({ path: w9, name: "fw9.pdf" }, { values, flatten: false, force: false }, { workDir: work });
+  const result = await fillForm(
+    { path: w9, name: "fw9.pdf" },
+    { values, flatten: false, force: false },
+    { workDir: work },
+  );
   const byOctavo = result.outputs[0].path;
   console.log(
     JSON.stringify(

@@ -22,7 +22,15 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { PDFDocument } from "pdf-lib";
 import { loadMupdf } from "../packages/mupdf/dist/index.js";
-import { finishedJob, median, onePagePdf, postJob, serviceWithAccount, stopService, untilReady } from "./support.mjs";
+import {
+  finishedJob,
+  median,
+  onePagePdf,
+  postJob,
+  serviceWithAccount,
+  stopService,
+  untilReady,
+} from "./support.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const form1040 = join(root, "..", "shared", "corpus", "general", "pdfjs_prefilled_f1040.pdf");
@@ -74,7 +82,10 @@ try {
         widget.update();
       }
     }
-    writeFileSync(join(work, `mupdf-${index}.pdf`), doc.saveToBuffer("garbage=compact,compress").asUint8Array());
+    writeFileSync(
+      join(work, `mupdf-${index}.pdf`),
+      doc.saveToBuffer("garbage=compact,compress").asUint8Array(),
+    );
     doc.destroy();
   });
   const pdfLibTimes = await timed(async (index) => {
