@@ -44,6 +44,22 @@ async function catalogOf(path: string): Promise<string> {
   return (await tool("qpdf", [`--show-object=${root}`, path])).stdout;
 }
 
+/** Each internal link as "<page>-><target page>", 0-based, in page order (MuPDF resolves named ones). */
+async function internalLinks(path: string): Promise<string[]> {
+  const doc = await openWithMupdf(path);
+  try {
+    const links: string[] = [];
+    for (let page = 0; page < doc.countPages(); page += 1) {
+      for (const link of doc.loadPage(page).getLinks()) {
+        if (!link.isExternal()) links.push(`${page}->${doc.resolveLink(link)}`);
+      }
+    }
+    return links;
+  } finally {
+    doc.destroy();
+  }
+}
+
 describe("split: mode count", () => {
   it("cuts every N pages; each part keeps exactly the bookmarks aimed inside it, re-aimed at its pages", async () => {
     const source = corpus(geoTopo, "GeoTopo.pdf");
@@ -64,6 +80,25 @@ describe("split: mode count", () => {
       const kept = (await outlineOf(output.path)).map((bookmark) => `${bookmark.title}@${bookmark.page}`);
       expect(kept.sort()).toEqual(inside.sort());
     }
+  });
+
+  it("keeps the links aimed inside a part, re-aimed at its pages, and drops the others", async () => {
+    // The pdflatex table of contents on page 1: 4 links to page 2, 3 to page 3, 2 to page 4.
+    const source = corpus("general/samplefiles_pdflatex-outline.pdf");
+    expect(await internalLinks(source.path)).toEqual([
+      "0->1",
+      "0->1",
+      "0->1",
+      "0->1",
+      "0->2",
+      "0->2",
+      "0->2",
+      "0->3",
+      "0->3",
+    ]);
+    const result = await split(source, { mode: "count", pages: 2 }, await context());
+    expect(await internalLinks(result.outputs[0]?.path ?? "")).toEqual(["0->1", "0->1", "0->1", "0->1"]);
+    expect(await internalLinks(result.outputs[1]?.path ?? "")).toEqual([]);
   });
 
   it("keeps the form fields drawn on a part's pages, and the document's metadata and language", async () => {
