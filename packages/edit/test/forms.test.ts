@@ -1,8 +1,10 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FormReport } from "@octavo/contracts";
+import { JobFailure } from "@octavo/engines";
 import { loadMupdf } from "@octavo/mupdf";
+import { corpusPath } from "@octavo/testing";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { fillForm } from "../src/forms/fill-form.js";
@@ -246,6 +248,35 @@ describe("forms/fill", () => {
     if (birthday === undefined) throw new Error("no Birthday widget");
     const { path } = await fill(input, { "Last Name": "Lovelace" }, { flatten: true });
     expect(await pdftotext(path)).toContain("1815-12-10");
+  });
+});
+
+describe("forms/read on damaged and encrypted files", () => {
+  it("gives every file of the corpus's broken and encrypted sets a report or the right refusal", async () => {
+    const outcomes = new Map<string, string>();
+    for (const set of ["broken", "encrypted"]) {
+      for (const file of await readdir(corpusPath(set))) {
+        const outcome = await readForm(corpus(`${set}/${file}`), {}, await context()).then(
+          (result) => `report:${result.report.form}`,
+          (error: unknown) =>
+            error instanceof JobFailure
+              ? // A rights-management wrapper is refused as every operation refuses it, saying why.
+                /is a protected wrapper/.test(error.message)
+                ? "protected wrapper"
+                : error.code
+              : `crash:${String(error)}`,
+        );
+        outcomes.set(`${set}/${file}`, outcome);
+      }
+    }
+    const wrong = [...outcomes].filter(
+      ([file, outcome]) =>
+        !(file.startsWith("encrypted/")
+          ? outcome === "password_required" || outcome === "protected wrapper"
+          : outcome.startsWith("report:") || outcome === "invalid_input"),
+    );
+    expect(wrong).toEqual([]);
+    expect(outcomes.size).toBeGreaterThan(50);
   });
 });
 

@@ -196,3 +196,19 @@ describe("split: mode bookmarks", () => {
     expect(failure.message).toMatch(/has no bookmarks .* use mode "count" or "size"/);
   });
 });
+
+describe("split modes on damaged files", () => {
+  it.each([
+    ["broken/pdfjs_poppler-90-0-fuzzed.pdf", true],
+    ["broken/qpdf_xref-compressed-in-compressed.pdf", true],
+    ["broken/qpdf_outlines-with-loop.pdf", false],
+  ])("%s is cut into its pages (by qpdf where MuPDF cannot: %s), each part checked", async (file, byQpdf) => {
+    const source = corpus(file, "damaged.pdf");
+    const pages = await qpdfPages(source.path);
+    const result = await split(source, { mode: "count", pages: 1 }, await context());
+    expect(result.outputs).toHaveLength(pages);
+    for (const output of result.outputs) expect(await qpdfPages(output.path)).toBe(1);
+    const warned = result.warnings.some((warning) => warning.includes("so qpdf cut them"));
+    expect(warned).toBe(byQpdf);
+  });
+});

@@ -5,7 +5,8 @@ import { countPages, type PdfDocument, withPdf } from "../mupdf/document.js";
 import { outlineLoops } from "../mupdf/outline-cycles.js";
 import { badOutput, reportProgress } from "../operation.js";
 import { formatRange, type PageRange } from "../page-ranges.js";
-import type { PdfSource } from "../source.js";
+import { qpdf } from "../qpdf.js";
+import { needsRepair, type PdfSource } from "../source.js";
 import { type EngineContext, type EngineOutput, pdfContentType } from "../types.js";
 import { freshDir } from "../workspace.js";
 import { cutToRange } from "./split-part.js";
@@ -33,40 +34,59 @@ export async function splitByMode(
   ctx: EngineContext,
 ): Promise<{ outputs: EngineOutput[]; warnings: string[] }> {
   const outDir = await freshDir(ctx.workDir, "split");
-  if (mode.mode === "size") return splitBySize(source, mode.maxBytes, stem, fileName, outDir, ctx);
-  const parts =
-    mode.mode === "count"
-      ? everyNPages(source.pages, mode.pages, stem)
-      : await withPdf(source.path, (doc) => bookmarkParts(doc, mode.level, stem, fileName));
+  const writer = new PartWriter(source.path, fileName, ctx.signal);
+  const { outputs, warnings } =
+    mode.mode === "size"
+      ? await splitBySize(source, mode.maxBytes, stem, outDir, writer, ctx)
+      : {
+          outputs: await writeParts(
+            mode.mode === "count"
+              ? everyNPages(source.pages, mode.pages, stem)
+              : await withPdf(source.path, (doc) => bookmarkParts(doc, mode.level, stem, fileName)),
+            outDir,
+            writer,
+            ctx,
+          ),
+          warnings: [],
+        };
+  if (writer.cutByQpdf) {
+    warnings.push(
+      `${fileName} is damaged in a way that kept MuPDF from cutting its pages, so qpdf cut them; its parts have no bookmarks or form fields.`,
+    );
+  }
+  return { outputs, warnings };
+}
+
+async function writeParts(
+  parts: Part[],
+  outDir: string,
+  writer: PartWriter,
+  ctx: EngineContext,
+): Promise<EngineOutput[]> {
   const outputs: EngineOutput[] = [];
   for (const [index, part] of parts.entries()) {
     const path = join(outDir, `part-${index + 1}.pdf`);
-    await writePart(source.path, part, path, fileName);
+    await writer.write(part, path);
     outputs.push({ path, name: part.name, contentType: pdfContentType });
     reportProgress(ctx, (index + 1) / parts.length);
   }
-  return { outputs, warnings: parts.warnings };
+  return outputs;
 }
 
-function everyNPages(pages: number, size: number, stem: string): Part[] & { warnings: string[] } {
+function everyNPages(pages: number, size: number, stem: string): Part[] {
   const parts: Part[] = [];
   for (let from = 1; from <= pages; from += size) {
     const range = { from, to: Math.min(pages, from + size - 1) };
     parts.push({ ...range, name: `${stem}-p${formatRange(range)}.pdf` });
   }
-  return Object.assign(parts, { warnings: [] });
+  return parts;
 }
 
 /**
  * A part from each bookmark at `level` or above to the next one; pages before the first go in a part of
  * their own. Bookmarks that start on the same page make one part, named after the deepest of them.
  */
-function bookmarkParts(
-  doc: PdfDocument,
-  level: number,
-  stem: string,
-  fileName: string,
-): Part[] & { warnings: string[] } {
+function bookmarkParts(doc: PdfDocument, level: number, stem: string, fileName: string): Part[] {
   const pages = countPages(doc) ?? 0;
   const starts = outlineStarts(doc, level, fileName);
   if (starts.size === 0) {
@@ -86,7 +106,7 @@ function bookmarkParts(
     const to = (firstPages[index + 1] ?? pages + 1) - 1;
     parts.push({ from, to, name: names.take(safeFileName(starts.get(from) ?? "", `${stem}-p${from}`)) });
   });
-  return Object.assign(parts, { warnings: [] });
+  return parts;
 }
 
 /** First page (1-based) → the title that names its part, from the bookmarks at `level` or above. */
@@ -122,17 +142,18 @@ async function splitBySize(
   source: PdfSource,
   maxBytes: number,
   stem: string,
-  fileName: string,
   outDir: string,
+  writer: PartWriter,
   ctx: EngineContext,
 ): Promise<{ outputs: EngineOutput[]; warnings: string[] }> {
   const outputs: EngineOutput[] = [];
   const warnings: string[] = [];
+  const fileName = writer.fileName;
   let attempt = 0;
   const tryPart = async (from: number, to: number): Promise<{ path: string; bytes: number }> => {
     attempt += 1;
     const path = join(outDir, `try-${attempt}.pdf`);
-    await writePart(source.path, { from, to }, path, fileName);
+    await writer.write({ from, to }, path);
     return { path, bytes: (await stat(path)).size };
   };
   for (let from = 1; from <= source.pages; ) {
@@ -183,24 +204,39 @@ async function splitBySize(
   return { outputs, warnings };
 }
 
-/** The source with only pages `from`..`to` (split-part.ts), checked for its page count. */
-async function writePart(
-  sourcePath: string,
-  range: PageRange,
-  path: string,
-  fileName: string,
-): Promise<void> {
-  const bytes = await withPdf(sourcePath, (doc) => {
-    cutToRange(doc, range);
-    return doc.saveToBuffer("garbage=compact").asUint8Array();
-  });
-  await writeFile(path, bytes);
-  const pages = await withPdf(path, countPages);
-  if (pages !== range.to - range.from + 1) {
-    throw badOutput(
-      fileName,
-      `a part has ${pages ?? "no readable"} pages instead of ${range.to - range.from + 1}`,
-    );
+/**
+ * Writes parts of one source: by MuPDF, keeping what belongs to the part (split-part.ts); where MuPDF cannot
+ * cut a damaged file's pages (it throws, or the part has the wrong pages), by qpdf, which keeps the pages
+ * alone. Each part is checked for its page count.
+ */
+class PartWriter {
+  /** Some part was cut by qpdf. */
+  cutByQpdf = false;
+
+  constructor(
+    private readonly sourcePath: string,
+    readonly fileName: string,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  async write(range: PageRange, path: string): Promise<void> {
+    const expected = range.to - range.from + 1;
+    const byMupdf = await withPdf(this.sourcePath, (doc) => {
+      cutToRange(doc, range);
+      return doc.saveToBuffer("garbage=compact").asUint8Array();
+    }).catch(() => undefined);
+    if (byMupdf !== undefined) {
+      await writeFile(path, byMupdf);
+      if ((await withPdf(path, countPages).catch(() => undefined)) === expected) return;
+    }
+    const outcome = await qpdf(["--empty", "--pages", this.sourcePath, formatRange(range), "--", path], {
+      signal: this.signal,
+    });
+    if (!outcome.ok) throw needsRepair(this.fileName, outcome.stderr);
+    const pages = await withPdf(path, countPages);
+    if (pages !== expected)
+      throw badOutput(this.fileName, `a part has ${pages ?? "no readable"} pages instead of ${expected}`);
+    this.cutByQpdf = true;
   }
 }
 

@@ -44,6 +44,8 @@ export function cutToRange(doc: PdfDocument, range: PageRange): void {
     });
   }
   const bookmarks = bookmarksWithin(doc, range);
+  // MuPDF walks the outline as it removes pages; a loop in it would stop it (the bookmarks are read above).
+  outlineLoops(doc, { cut: true });
   doc.rearrangePages(Array.from({ length: range.to - range.from + 1 }, (_, index) => range.from - 1 + index));
   const root = doc.getTrailer().get("Root");
   for (const [key, value] of entries) {
