@@ -220,8 +220,8 @@ export class FormAppearances {
     const dict = doc.newDictionary();
     dict.put("Type", doc.newName("XObject"));
     dict.put("Subtype", doc.newName("Form"));
-    dict.put("BBox", numbers(doc, [0, 0, box.width, box.height]));
-    if (box.rotation !== 0) dict.put("Matrix", numbers(doc, rotationMatrix(box.rotation)));
+    dict.put("BBox", [0, 0, box.width, box.height]);
+    if (box.rotation !== 0) dict.put("Matrix", rotationMatrix(box.rotation));
     dict.put("Resources", resources);
     const stream = doc.addStream(content, dict);
     const appearance = doc.newDictionary();
@@ -369,16 +369,17 @@ function multilineText(
 ): string {
   const available = box.width - 2 * box.padding;
   const leading = Math.max(1.15, font.ascent - font.descent);
-  const fits = (size: number): Glyph[][] | undefined => {
-    const lines = paragraphs.flatMap((paragraph) => wrap(paragraph, available, size));
-    return lines.length * leading * size <= box.height - 2 * box.padding ? lines : undefined;
-  };
-  let size = da.size;
-  if (size === 0) {
-    size = autoSizeMax;
-    while (size > autoSizeMin && fits(size) === undefined) size -= 0.5;
+  const wrapped = (size: number): Glyph[][] =>
+    paragraphs.flatMap((paragraph) => wrap(paragraph, available, size));
+  const fits = (lines: Glyph[][], size: number): boolean =>
+    lines.length * leading * size <= box.height - 2 * box.padding;
+  let size = da.size > 0 ? da.size : autoSizeMax;
+  let lines = wrapped(size);
+  // Auto size: the largest size, in half points down from 12, whose lines fit the box.
+  while (da.size === 0 && size > autoSizeMin && !fits(lines, size)) {
+    size -= 0.5;
+    lines = wrapped(size);
   }
-  const lines = paragraphs.flatMap((paragraph) => wrap(paragraph, available, size));
   const top = box.height - box.padding - font.ascent * size;
   return lines
     .map((line, index) => {
@@ -438,12 +439,6 @@ function rotationMatrix(rotation: 90 | 180 | 270): number[] {
   if (rotation === 90) return [0, 1, -1, 0, 0, 0];
   if (rotation === 180) return [-1, 0, 0, -1, 0, 0];
   return [0, -1, 1, 0, 0, 0];
-}
-
-function numbers(doc: PdfDocument, values: number[]): Mupdf.PDFObject {
-  const array = doc.newArray();
-  for (const value of values) array.push(value);
-  return array;
 }
 
 function fixed(value: number): string {
