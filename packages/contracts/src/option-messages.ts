@@ -140,7 +140,23 @@ export function describeAllowed(schema: JsonSchema): string {
   }
 }
 
+function jsonTypeOf(value: unknown): string {
+  if (Array.isArray(value)) return "array";
+  if (value === null) return "null";
+  return typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : typeof value;
+}
+
 function describeProblem(schema: JsonSchema, value: unknown): string {
+  // One of several shapes: what the shape the value has must be, or all of them when it has none of them.
+  if (Array.isArray(schema.anyOf)) {
+    const branches = schema.anyOf.filter(isSchema);
+    const type = jsonTypeOf(value);
+    const matching = branches.find(
+      (branch) => branch.type === type || (branch.type === "number" && type === "integer"),
+    );
+    if (matching !== undefined) return describeProblem(matching, value);
+    return branches.map(describeAllowed).join(", or ");
+  }
   // A page list can be wrong in a way worth naming ("5-3" goes backwards), not just "invalid".
   if (schema.format === pageRangesFormat && typeof value === "string") {
     return pageRangesProblem(value) ?? describeAllowed(schema);

@@ -29,3 +29,30 @@ export function damageWarning(fileName: string, engine: string, messages: string
   const why = shown === "" ? "" : ` (${shown}${more})`;
   return `${fileName} is damaged; ${engine} reconstructed it${why}.`;
 }
+
+/** A title (a bookmark's, a generated document's) as a file name: no path separators or characters file systems refuse, not too long. */
+export function safeFileName(title: string, fallback: string): string {
+  const cleaned = title
+    .normalize("NFC")
+    .replace(/[\p{Cc}\p{Cf}]/gu, "")
+    .replace(/[/\\:*?"<>|]+/g, "-")
+    .replace(/\s+/g, " ")
+    .replace(/^[\s.-]+|[\s.]+$/g, "");
+  const short = [...cleaned].slice(0, 100).join("").trim();
+  return short === "" ? fallback : short;
+}
+
+/** Names made unique in the order taken: a second "Notes" becomes "Notes (2)". */
+export class UniqueNames {
+  private readonly taken = new Map<string, number>();
+
+  /** `extension` with its dot: ".pdf". */
+  constructor(private readonly extension: string) {}
+
+  take(base: string): string {
+    const key = base.toLowerCase();
+    const seen = (this.taken.get(key) ?? 0) + 1;
+    this.taken.set(key, seen);
+    return seen === 1 ? `${base}${this.extension}` : `${base} (${seen})${this.extension}`;
+  }
+}

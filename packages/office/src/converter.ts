@@ -78,6 +78,14 @@ const defaults = {
 
 const allExtensions = Object.values(officeExtensions).flat();
 
+/** What a conversion writes: a PDF, or for a word-processing document also DOCX or ODT. */
+export type OfficeTarget = "pdf" | "docx" | "odt";
+
+const otherTargets: Record<Exclude<OfficeTarget, "pdf">, string> = {
+  docx: "MS Word 2007 XML",
+  odt: "writer8",
+};
+
 /**
  * Word, PowerPoint, Excel, OpenDocument, RTF, CSV and text files to PDF through a bounded pool of warm
  * LibreOffice instances. Instances start on first use, convert one document at a time each, and are
@@ -135,8 +143,16 @@ export class OfficeConverter {
     }
   }
 
-  /** Converts one file; writes `<name without extension>.pdf` into `outDir`. Throws JobFailure. */
-  async convert(input: OfficeInput, outDir: string, signal?: AbortSignal): Promise<OfficeOutput> {
+  /**
+   * Converts one file; writes `<name without extension>.pdf` (or the other target's extension) into
+   * `outDir`. Throws JobFailure. A word-processing document can also become DOCX or ODT (Generate).
+   */
+  async convert(
+    input: OfficeInput,
+    outDir: string,
+    signal?: AbortSignal,
+    target: OfficeTarget = "pdf",
+  ): Promise<OfficeOutput> {
     const shown = displayName(input.name);
     const extension = extensionOf(input.name);
     const family = familyOf(extension);
@@ -153,19 +169,25 @@ export class OfficeConverter {
 
     await mkdir(this.jobsDir, { recursive: true });
     const jobDir = await mkdtemp(join(this.jobsDir, "job-"));
-    const name = pdfNameFor(input.name);
+    const exportFilter = otherTargets[target as Exclude<OfficeTarget, "pdf">];
+    if (target !== "pdf" && family !== "word") throw unsupportedExtension(shown, officeExtensions.word);
+    const name = `${pdfNameFor(input.name).slice(0, -".pdf".length)}.${target}`;
     const finalPath = join(outDir, name);
     // LibreOffice writes beside the final file, so the last step is a rename within one directory.
-    const partialPath = join(outDir, `.${randomUUID()}.partial.pdf`);
+    const partialPath = join(outDir, `.${randomUUID()}.partial.${target}`);
     try {
       const request = await this.request(input, extension, family, jobDir);
       const answer = await this.execute(
-        { ...request, output: pathToFileURL(partialPath).href },
+        { ...request, output: pathToFileURL(partialPath).href, ...(exportFilter ? { exportFilter } : {}) },
         shown,
         signal,
       );
       if (!answer.ok) throw failureFor(answer, shown, extension);
       if (answer.repaired) this.logger.info({ file: shown }, "LibreOffice repaired a damaged file");
+      if (target !== "pdf") {
+        await rename(partialPath, finalPath);
+        return { path: finalPath, name, warnings: [] };
+      }
       await checkPdf(partialPath, shown);
       const warnings = (await this.marksNothing(partialPath, shown)) ? [convertedToNothing(shown)] : [];
       await rename(partialPath, finalPath);

@@ -3,6 +3,7 @@ export {
   type OfficeConverterOptions,
   type OfficeInput,
   type OfficeOutput,
+  type OfficeTarget,
 } from "./converter.js";
 export { type OfficeExtension, type OfficeFamily, officeExtensions } from "./extensions.js";
 export type { NetworkIsolation } from "./isolation.js";

@@ -16,6 +16,8 @@ export interface HelperRequest {
   filter?: string;
   filterOptions?: string;
   csv?: boolean;
+  /** The export filter, when the output is not a PDF (Generate's ODT and DOCX). */
+  exportFilter?: string;
 }
 
 export type HelperAnswer =

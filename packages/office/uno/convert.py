@@ -331,7 +331,8 @@ def convert(desktop, request):
                 tidy_csv_columns(document)
             fit_wide_sheets(document)
         try:
-            document.storeToURL(request["output"], (prop("FilterName", EXPORT_FILTERS[family]),))
+            export = request.get("exportFilter") or EXPORT_FILTERS[family]
+            document.storeToURL(request["output"], (prop("FilterName", export),))
         except Exception as error:  # IOException: nothing printable, or the export failed
             return {
                 "ok": False,

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { JobFailure } from "../errors.js";
 import { countPages, type PdfDocument, withPdf } from "../mupdf/document.js";
 import { outlineLoops } from "../mupdf/outline-cycles.js";
+import { safeFileName, UniqueNames } from "../names.js";
 import { badOutput, reportProgress } from "../operation.js";
 import { formatRange, type PageRange } from "../page-ranges.js";
 import { qpdf } from "../qpdf.js";
@@ -97,7 +98,7 @@ function bookmarkParts(doc: PdfDocument, level: number, stem: string, fileName: 
   }
   const firstPages = [...starts.keys()].sort((a, b) => a - b);
   const parts: Part[] = [];
-  const names = new UniqueNames();
+  const names = new UniqueNames(".pdf");
   if ((firstPages[0] ?? 1) > 1) {
     const front = { from: 1, to: (firstPages[0] ?? 1) - 1 };
     parts.push({ ...front, name: names.take(`${stem}-p${formatRange(front)}`) });
@@ -237,30 +238,6 @@ class PartWriter {
     if (pages !== expected)
       throw badOutput(this.fileName, `a part has ${pages ?? "no readable"} pages instead of ${expected}`);
     this.cutByQpdf = true;
-  }
-}
-
-/** A bookmark title as a file name: no path separators or characters file systems refuse, not too long. */
-export function safeFileName(title: string, fallback: string): string {
-  const cleaned = title
-    .normalize("NFC")
-    .replace(/[\p{Cc}\p{Cf}]/gu, "")
-    .replace(/[/\\:*?"<>|]+/g, "-")
-    .replace(/\s+/g, " ")
-    .replace(/^[\s.-]+|[\s.]+$/g, "");
-  const short = [...cleaned].slice(0, 100).join("").trim();
-  return short === "" ? fallback : short;
-}
-
-/** Names made unique in the order taken: a second "Notes" becomes "Notes (2)". */
-class UniqueNames {
-  private readonly taken = new Map<string, number>();
-
-  take(base: string): string {
-    const key = base.toLowerCase();
-    const seen = (this.taken.get(key) ?? 0) + 1;
-    this.taken.set(key, seen);
-    return seen === 1 ? `${base}.pdf` : `${base} (${seen}).pdf`;
   }
 }
 
