@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Fill form through the whole service, beside the raw libraries in a warm process, in one run on one
+// Fill form and Generate document through the whole service, beside the raw tools, in one run on one
 // machine. `octavo start` (single machine: SQLite, the supervised redis-server, local disk) on a fresh
 // data dir:
 //
@@ -9,9 +9,15 @@
 //   2. the job overhead, as bench/light-jobs.mjs measures it: a rotate of a 1-page PDF, POST to done,
 //      less the qpdf CLI's rotation of the same file;
 //   3. where the fill job's time goes: the run (startedAt to finishedAt) of Fill form, Read form and Flatten
-//      (the same edit frame in a reused sandbox) on the same file.
+//      (the same edit frame in a reused sandbox) on the same file;
+//   4. generate: a 2-page invoice (a 60-row table loop, made here with the docx library) from a .docx
+//      template, POST /v1/generate to done; beside `soffice --convert-to pdf` of the same filled .docx (a
+//      Generate job with format docx made it), the floor the issue names, and Word to PDF of that .docx
+//      through the service (the warm LibreOffice alone, with the job around it); and once, 200 of those
+//      invoices in one job, merged into one PDF.
 //
-// The issue's bound: the fill job's median at most 1.5 × the faster library's median + the overhead.
+// The issue's bounds: the fill job's median at most 1.5 × the faster library's median + the overhead;
+// the generate job's median at most 1 s.
 //
 // Run after `npm test` or `npm run setup`:
 //
@@ -22,6 +28,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { Document, Packer, Paragraph, Table, TableCell, TableRow } from "docx";
 import { PDFDocument } from "pdf-lib";
 import { loadMupdf } from "../packages/mupdf/dist/index.js";
 import {
@@ -58,7 +65,8 @@ const service = await serviceWithAccount(join(work, "data"), "bench-forms@exampl
 try {
   await untilReady(service.base);
   const post = async (path, file, options) => {
-    const id = await postJob(service.base, service.apiKey, path, [{ path: file, name: "in.pdf" }], options);
+    const name = `in${file.slice(file.lastIndexOf("."))}`;
+    const id = await postJob(service.base, service.apiKey, path, [{ path: file, name }], options);
     const job = await finishedJob(service.base, service.apiKey, id);
     if (job.status !== "done") throw new Error(`${path} ended ${job.status}: ${job.message}`);
     return job;
@@ -116,6 +124,89 @@ try {
   await timed(async () => runTimes.read.push(runMs(await post("/v1/forms/read", form1040))));
   await timed(async () => runTimes.flatten.push(runMs(await post("/v1/flatten", form1040))));
 
+  // --- Generate document: a 2-page invoice ------------------------------------------------------------
+  const cell = (text) => new TableCell({ children: [new Paragraph(text)] });
+  const template = join(work, "invoice.docx");
+  const invoice = new Document({
+    sections: [
+      {
+        children: [
+          new Paragraph("Invoice {number}"),
+          new Paragraph("Bill to: {customer.name}, {customer.city}"),
+          new Paragraph('Date: {date | date:"long"}'),
+          new Table({
+            rows: [
+              new TableRow({ children: ["Item", "Qty", "Price"].map(cell) }),
+              new TableRow({
+                children: ["{#items}{name}", "{qty}", '{price | currency:"EUR"}{/items}'].map(cell),
+              }),
+            ],
+          }),
+          new Paragraph('Total: {total | currency:"EUR"}'),
+        ],
+      },
+    ],
+  });
+  writeFileSync(template, await Packer.toBuffer(invoice));
+  const items = Array.from({ length: 60 }, (_, index) => ({
+    name: `Item ${index + 1}`,
+    qty: index + 1,
+    price: 9.5,
+  }));
+  const data = {
+    number: "B-1",
+    customer: { name: "Ada Lovelace", city: "London" },
+    date: "2026-11-30",
+    items,
+    total: items.reduce((sum, item) => sum + item.qty * item.price, 0),
+  };
+  const generate = (format) => post("/v1/generate", template, { data, format });
+  const generated = await generate("pdf");
+  const pdfPages = await (await fetch(generated.outputs[0].url, { headers: service.headers })).arrayBuffer();
+  writeFileSync(join(work, "generated.pdf"), Buffer.from(pdfPages));
+  const pages = Number(
+    /Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", [join(work, "generated.pdf")], { encoding: "utf8" }))?.[1],
+  );
+  const filledDocx = join(work, "filled.docx");
+  const docxJob = await generate("docx");
+  writeFileSync(
+    filledDocx,
+    Buffer.from(await (await fetch(docxJob.outputs[0].url, { headers: service.headers })).arrayBuffer()),
+  );
+  const generateRunTimes = [];
+  const generateTimes = await timed(async () => generateRunTimes.push(runMs(await generate("pdf"))));
+  const wordToPdfTimes = await timed(() => post("/v1/convert/word-to-pdf", filledDocx));
+  const sofficeTimes = await timed(async (index) => {
+    const outDir = join(work, `soffice-${index}`);
+    execFileSync(
+      "soffice",
+      [
+        "--headless",
+        `-env:UserInstallation=file://${join(work, "soffice-profile")}`,
+        "--convert-to",
+        "pdf",
+        "--outdir",
+        outDir,
+        filledDocx,
+      ],
+      { stdio: "ignore" },
+    );
+  });
+
+  // One batch of 200 such invoices merged into one PDF, once: its time against the heavy lane's job timeout.
+  const batch = await post("/v1/generate", template, {
+    data: Array.from({ length: 200 }, (_, index) => ({ ...data, number: `B-${index + 1}` })),
+    merge: true,
+  });
+  const batchPdf = join(work, "batch.pdf");
+  writeFileSync(
+    batchPdf,
+    Buffer.from(await (await fetch(batch.outputs[0].url, { headers: service.headers })).arrayBuffer()),
+  );
+  const batchPages = Number(
+    /Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", [batchPdf], { encoding: "utf8" }))?.[1],
+  );
+
   const fastest = Math.min(median(mupdfTimes), median(pdfLibTimes));
   const bound = 1.5 * fastest + overhead;
   console.log(
@@ -135,6 +226,17 @@ try {
         jobRunMs: Object.fromEntries(
           Object.entries(runTimes).map(([name, times]) => [name, round(median(times))]),
         ),
+        generate: {
+          invoicePages: pages,
+          generateJobMs: round(median(generateTimes)),
+          generateJobRunMs: round(median(generateRunTimes)),
+          withinOneSecond: median(generateTimes) <= 1000,
+          sofficeConvertMs: round(median(sofficeTimes)),
+          wordToPdfJobMs: round(median(wordToPdfTimes)),
+          ratioToSoffice: round(median(generateTimes) / median(sofficeTimes)),
+          batch200MergedRunMs: runMs(batch),
+          batch200MergedPages: batchPages,
+        },
       },
       null,
       2,

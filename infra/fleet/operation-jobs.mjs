@@ -39,6 +39,7 @@ export const operationJobs = {
   "forms-read": [[corpus("general/samplefiles_libreoffice-form.pdf")]],
   "forms-fill": [[corpus("general/samplefiles_libreoffice-form.pdf")], { values: { "First Name": "Fleet" } }],
   redact: [[sample], { text: ["test document"], presets: ["email"] }],
+  generate: [[corpus("office/docling_docx_rich_tables_01.docx")], { data: {} }],
   // examples/README.md: a signer made for the examples, password "example".
   sign: [
     [sample, { path: join(ROOT, "examples", "sample-signer.p12"), field: "certificate" }],

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { Octavo } from "@octavo/client";
 import { operationIds } from "@octavo/contracts";
 import { corpusPath, createTempDir } from "@octavo/testing";
+import { Document, Packer, Paragraph } from "docx";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { looksLike, type OperationSample, operationSamples } from "./support/operation-samples.js";
 import { pdfText } from "./support/pdf-checks.js";
@@ -285,6 +286,34 @@ describe("octavo-client against the service", () => {
     expect(result.stdout.trim()).toBe(target);
     expect(looksLike(readFileSync(target), ".pdf")).toBe(true);
     expect(await pdfText(target)).toContain("Served page");
+  });
+
+  it("sends Generate's --data as JSON, or uploads the file of --data @path in the data field", async () => {
+    const template = join(scratch.path, "hello.docx");
+    writeFileSync(
+      template,
+      await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph("Hello {name}")] }] })),
+    );
+    const dataFile = join(scratch.path, "hello.json");
+    writeFileSync(dataFile, JSON.stringify([{ name: "from a file" }, { name: "again" }]));
+    const fromFile = dir("generate-file");
+    const uploaded = await cli([
+      "generate",
+      template,
+      "--data",
+      `@${dataFile}`,
+      "--file-name",
+      "hello-{name}",
+      "-o",
+      `${fromFile}/`,
+    ]);
+    expect(uploaded.code, uploaded.stderr).toBe(0);
+    expect(readdirSync(fromFile).sort()).toEqual(["hello-again.pdf", "hello-from a file.pdf"]);
+    expect(await pdfText(join(fromFile, "hello-from a file.pdf"))).toContain("Hello from a file");
+    const inline = join(scratch.path, "inline.pdf");
+    const sent = await cli(["generate", template, "--data", '{"name":"inline"}', "-o", inline]);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(await pdfText(inline)).toContain("Hello inline");
   });
 
   it("submits with --no-wait, then waits, downloads, lists and deletes through the job commands", async () => {

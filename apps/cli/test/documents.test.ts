@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { corpusPath, createTempDir, runTool } from "@octavo/testing";
@@ -46,13 +46,7 @@ async function runJob(path: string, file: string, options?: unknown, extra: Reco
   return client.waitForJob(String(created.body.id), 120_000);
 }
 
-async function download(url: string | undefined, name: string): Promise<string> {
-  const answer = await client.download(url ?? "");
-  expect(answer.status).toBe(200);
-  const path = join(scratch.path, name);
-  await writeFile(path, answer.bytes);
-  return path;
-}
+const download = (url: string | undefined, name: string) => client.downloadTo(url, join(scratch.path, name));
 
 describe("forms", () => {
   it("reads the W-9's fields into the job and fields.json, in the OpenAPI document's FormReport shape", async () => {

@@ -114,13 +114,35 @@ function placeholder(option: OptionInfo): string {
 }
 
 /**
+ * A file given for an option that may be uploaded instead (`--data @data.json`, Generate's data): sent in
+ * the named upload field of the same name, not as the option.
+ */
+export class UploadInstead {
+  constructor(readonly path: string) {}
+}
+
+/** JSON of either an object or a list, for an option that takes both (Generate's data). */
+function parseJsonObjectOrList(raw: string): unknown {
+  return raw.trimStart().startsWith("[") ? parseJsonArray(raw) : parseJsonObject(raw);
+}
+
+/**
  * The commander options of one operation option. A boolean gets both `--name` and `--no-name`, the one
  * that only repeats the default hidden from the help; neither given leaves the option out, so the
- * service's default applies.
+ * service's default applies. `uploadable`: the option may come as a file in the upload field of its name,
+ * which `@path` asks for.
  */
-export function commanderOptions(option: OptionInfo): Option[] {
+export function commanderOptions(option: OptionInfo, uploadable = false): Option[] {
   const name = flagName(option);
   const type = valueType(option);
+  if (uploadable) {
+    const flag = new Option(`--${name} <json|@file>`, `${helpText(option)} (@file uploads the file instead)`);
+    return [
+      flag.argParser((raw) =>
+        raw.startsWith("@") ? new UploadInstead(raw.slice(1)) : parseJsonObjectOrList(raw),
+      ),
+    ];
+  }
   if (type === "boolean") {
     const on = new Option(`--${name}`, option.description);
     const description = option.description;
@@ -207,7 +229,16 @@ export function optionsFromFlags(
   const options = optionsJson === undefined ? {} : parseOptionsJson(optionsJson);
   for (const option of operation.options) {
     const value = values[attributeOf(option)];
-    if (value !== undefined) options[option.name] = value;
+    if (value !== undefined && !(value instanceof UploadInstead)) options[option.name] = value;
   }
   return options;
+}
+
+/** The file given as `--<option> @path` for an option that may be uploaded instead, if any. */
+export function uploadedInstead(
+  option: OptionInfo,
+  values: Readonly<Record<string, unknown>>,
+): string | undefined {
+  const value = values[attributeOf(option)];
+  return value instanceof UploadInstead ? value.path : undefined;
 }

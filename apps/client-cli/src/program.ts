@@ -75,8 +75,9 @@ function addOperation(
     .description(`${operation.title}: ${operation.description}\n\n${inputsHelp(operation.files)} ${credits}`)
     .argument("[inputs...]", "input files, or http(s) URLs the service downloads")
     .optionsGroup("Options of the operation:");
+  const uploadable = new Set(Object.values(operation.files.named ?? {}).map((upload) => upload.insteadOf));
   for (const option of operation.options) {
-    for (const flag of commanderOptions(option)) {
+    for (const flag of commanderOptions(option, uploadable.has(option.name))) {
       if ((runFlagAttributes as readonly string[]).includes(flag.attributeName())) {
         throw new Error(`${operation.id}'s option ${option.name} clashes with the common flag ${flag.long}`);
       }
@@ -84,6 +85,8 @@ function addOperation(
     }
   }
   for (const [field, upload] of Object.entries(operation.files.named ?? {})) {
+    // The option's own flag takes the file, as @path.
+    if (upload.insteadOf !== undefined) continue;
     const value = upload.max === 1 ? "<path>" : "<paths...>";
     const flag = new Option(`--${field} ${value}`, `${upload.description} (${upload.extensions.join(" ")})`);
     command.addOption(upload.required ? flag.makeOptionMandatory() : flag);

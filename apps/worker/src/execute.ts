@@ -1,4 +1,5 @@
-import { isSandboxed, reusesSandbox } from "./operations.js";
+import { join } from "node:path";
+import { isSandboxed, prepareEngineOf, reusesSandbox } from "./operations.js";
 import type { ResidentEngines } from "./resident/resident-engines.js";
 import type { EngineTask, SandboxResult, SandboxTask } from "./sandbox/protocol.js";
 import type { Sandboxes } from "./sandbox/sandboxes.js";
@@ -31,5 +32,15 @@ export function execute(
   if (isSandboxTask(task)) {
     return runners.sandboxes.run(task, { ...options, reuse: reusesSandbox(task.operation) });
   }
-  return runners.resident.run(task, options);
+  const prepareEngine = prepareEngineOf(task.operation);
+  if (prepareEngine === undefined) return runners.resident.run(task, options);
+  return runners.resident.run(task, {
+    ...options,
+    // A fresh sandbox process: the step reads the client's files in JavaScript (Generate's templating).
+    prepare: (inputs, signal) =>
+      runners.sandboxes.run(
+        { ...task, inputs, workDir: join(task.workDir, "prepare") },
+        { ...options, signal, reuse: false, engine: prepareEngine },
+      ),
+  });
 }

@@ -1,4 +1,10 @@
-import { type Catalogue, catalogue, type OperationId, type ResidentEngine } from "@octavo/contracts";
+import {
+  type Catalogue,
+  catalogue,
+  type OperationId,
+  type ResidentEngine,
+  type RunnerSpec,
+} from "@octavo/contracts";
 import type { SandboxEngine } from "./sandbox/protocol.js";
 
 /*
@@ -30,23 +36,31 @@ export function sandboxEngineOf(operation: SandboxedOperation): SandboxEngine {
   return { ...entry.runner.engine, manyInputs: files.max > 1 || "named" in files };
 }
 
+/** The sandbox step a resident operation runs first (RunnerSpec's prepare), if it has one. */
+export function prepareEngineOf(operation: ResidentOperation): SandboxEngine | undefined {
+  const runner: RunnerSpec = catalogue[operation].runner;
+  if (runner.runner !== "resident" || runner.prepare === undefined) return undefined;
+  return { ...runner.prepare, manyInputs: true };
+}
+
 /** The resident engine a resident operation runs on. */
 export function residentEngineOf(operation: ResidentOperation): ResidentEngine {
   return catalogue[operation].runner.engine;
 }
 
 /**
- * The engine modules a spare sandbox imports while it waits, for the light operations among `operations`
- * that take a fresh process a job: their jobs take milliseconds, and importing the module (Sign PDF's, 0.13 s)
- * would otherwise be most of one. The heavy ones' imports are small beside their seconds.
+ * The engine modules a spare sandbox imports while it waits: those of the light operations among
+ * `operations` that take a fresh process a job, whose jobs take milliseconds, so that importing the module
+ * (Sign PDF's, 0.13 s) would otherwise be most of one; and the resident operations' prepare steps, which
+ * always take a fresh process (Generate's templating, whose import takes 0.11 s). The heavy sandboxed
+ * operations' imports are small beside their seconds.
  */
 export function sparePreloads(operations: readonly OperationId[]): string[] {
   const modules = operations.flatMap((operation) => {
     const entry: Catalogue[OperationId] = catalogue[operation];
-    const runner: Catalogue[OperationId]["runner"] = entry.runner;
-    return runner.runner === "sandbox" && !runner.reuse && entry.lane === "light"
-      ? [runner.engine.module]
-      : [];
+    const runner: RunnerSpec = entry.runner;
+    if (runner.runner === "resident") return runner.prepare ? [runner.prepare.module] : [];
+    return !runner.reuse && entry.lane === "light" ? [runner.engine.module] : [];
   });
   return [...new Set(modules)];
 }

@@ -1,6 +1,6 @@
 import { catalogue, operationIds } from "@octavo/contracts";
 import { describe, expect, it } from "vitest";
-import { isSandboxed, sandboxEngineOf, sparePreloads } from "../src/operations.js";
+import { isSandboxed, prepareEngineOf, sandboxEngineOf, sparePreloads } from "../src/operations.js";
 import { engineFunction } from "../src/sandbox/dispatch.js";
 
 /*
@@ -23,6 +23,13 @@ describe("the catalogue's sandboxed engines", () => {
     expect(sandboxEngineOf(operation).manyInputs).toBe(files.max > 1 || "named" in files);
   });
 
+  it("gives a resident operation's prepare step a function that takes (inputs, options, context)", async () => {
+    const prepare = prepareEngineOf("generate");
+    expect(prepare).toEqual({ module: "@octavo/generate", export: "fillTemplate", manyInputs: true });
+    expect((await engineFunction(prepare ?? { module: "", export: "" })).length).toBe(3);
+    expect(prepareEngineOf("word-to-pdf")).toBeUndefined();
+  });
+
   it("may name one module of an engine package by its path", async () => {
     const engine = await engineFunction({ module: "@octavo/edit/metadata", export: "metadata" });
     expect(engine).toBe((await import("@octavo/edit")).metadata);
@@ -36,10 +43,11 @@ describe("the catalogue's sandboxed engines", () => {
 });
 
 describe("a spare sandbox's preloads", () => {
-  it("are the modules of the light operations that take a fresh process, each once", () => {
+  it("are the modules of the light operations that take a fresh process and of prepare steps, each once", () => {
     expect(sparePreloads(["merge", "sign", "verify-signatures", "redact", "ocr", "word-to-pdf"])).toEqual([
       "@octavo/sign/operations",
     ]);
+    expect(sparePreloads(["word-to-pdf", "generate", "html-to-pdf"])).toEqual(["@octavo/generate"]);
     expect(sparePreloads(["metadata", "pdf-info", "rotate"])).toEqual([
       "@octavo/edit",
       "@octavo/edit/pdf-info",

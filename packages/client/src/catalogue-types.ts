@@ -24,6 +24,8 @@ export interface NamedUploadInfo {
   readonly required: boolean;
   readonly max: number;
   readonly extensions: readonly string[];
+  /** The option the file may be sent instead of (Generate's data): exactly one of the two. */
+  readonly insteadOf?: string;
 }
 
 /** One operation endpoint of the API. */

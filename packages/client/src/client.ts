@@ -259,6 +259,12 @@ export class Octavo {
    */
   readonly verifySignatures = this.operation("verify-signatures");
   /**
+   * Generate document: fills a Word, Excel, PowerPoint or OpenDocument template's placeholders from
+   * options.data (or an uploaded data.json): values, loops that repeat table rows, list items and slides,
+   * conditions, date, number and currency formatters by locale, and images from data URLs or allowed URLs.
+   */
+  readonly generate = this.operation("generate");
+  /**
    * Read form: reports every AcroForm field (fields.json, and in the job as form): its fully qualified name,
    * type, value, options with their export values, flags (required, read-only, multiline, comb, max length)
    * and the page and rectangle of each widget.

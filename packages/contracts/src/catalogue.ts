@@ -5,6 +5,7 @@ import { MarkdownDocument } from "./markdown-document.js";
 import { CompressOptions } from "./options/compress.js";
 import { FlattenOptions, MetadataOptions, PageNumbersOptions, WatermarkOptions } from "./options/edits.js";
 import { FillFormOptions } from "./options/forms.js";
+import { GenerateOptions, maxGenerateItems } from "./options/generate.js";
 import { HtmlToPdfOptions } from "./options/html-to-pdf.js";
 import { ImageToPdfOptions, PdfToImageOptions } from "./options/images.js";
 import { PdfToMarkdownOptions } from "./options/markdown.js";
@@ -47,6 +48,11 @@ export interface NamedUpload {
   readonly max: number;
   /** Accepted extensions, lower-case with the dot. */
   readonly extensions: readonly string[];
+  /**
+   * The option the file stands for, when it may be sent as either (Generate's data, too large for the
+   * options field): exactly one of the two is needed, and the engine reads the file as that option's value.
+   */
+  readonly insteadOf?: string;
 }
 
 /**
@@ -82,8 +88,12 @@ export type RunnerSpec =
    * garbage no job boundary can wipe, so each of their jobs gets a fresh process, and an end.
    */
   | { readonly runner: "sandbox"; readonly reuse: boolean; readonly engine: EngineExport }
-  /** Warm LibreOffice or Chromium, whose own processes parse the file under their own limits. */
-  | { readonly runner: "resident"; readonly engine: ResidentEngine };
+  /**
+   * Warm LibreOffice or Chromium, whose own processes parse the file under their own limits. `prepare`: a
+   * sandbox engine (in a fresh process) that first turns the inputs into what the resident engine takes, as
+   * Generate's templating makes the Office files LibreOffice converts.
+   */
+  | { readonly runner: "resident"; readonly engine: ResidentEngine; readonly prepare?: EngineExport };
 
 /**
  * The worker class an operation's queue belongs to: one container image holding only the engines of
@@ -660,6 +670,45 @@ export const catalogue = {
     runner: freshSandbox("@octavo/sign/operations", "verifySignatures"),
     workerClass: "pdf",
     programs: pdfInput,
+  },
+  generate: {
+    path: "/v1/generate",
+    title: "Generate document",
+    credits: 2,
+    files: {
+      min: 1,
+      max: 1,
+      extensions: [".docx", ".xlsx", ".pptx", ".odt"],
+      named: {
+        data: {
+          description:
+            "The data as a JSON file, for data larger than the options field takes; instead of options.data.",
+          required: false,
+          max: 1,
+          extensions: [".json"],
+          insteadOf: "data",
+        },
+      },
+    },
+    description:
+      "Fills a Word, Excel, PowerPoint or OpenDocument template's placeholders from options.data (or an uploaded " +
+      "data.json): values, loops that repeat table rows, list items and slides, conditions, date, number and " +
+      "currency formatters by locale, and images from data URLs or allowed URLs. One document per item of an " +
+      `array (at most ${count(maxGenerateItems)}), or one merged PDF; as PDF or in the template's own format. A ` +
+      "placeholder with no data, malformed template syntax or a damaged template fails the job naming the " +
+      "placeholder and where it is.",
+    options: GenerateOptions,
+    output: { extension: ".pdf", count: "several" },
+    lane: "heavy",
+    runner: {
+      runner: "resident",
+      engine: "libreoffice",
+      // The template and the data are read in JavaScript: a fresh sandbox process, before LibreOffice.
+      prepare: { module: "@octavo/generate", export: "fillTemplate" },
+    },
+    workerClass: "office",
+    // qpdf merges a batch's PDFs.
+    programs: [...office, "qpdf"],
   },
   "forms-read": {
     path: "/v1/forms/read",

@@ -52,6 +52,7 @@ export {
   type OperationSpec,
   operations,
 } from "./operations.js";
+export { maxGenerateItems } from "./options/generate.js";
 export {
   type OcrLanguage,
   type OptionsOf,

@@ -1,4 +1,5 @@
 import type { OperationId } from "./operation-ids.js";
+import { generateOptionsProblem } from "./options/generate.js";
 import { splitOptionsProblem } from "./options/pages.js";
 import { redactOptionsProblem } from "./options/redact.js";
 
@@ -11,6 +12,7 @@ import { redactOptionsProblem } from "./options/redact.js";
 const optionRules: {
   readonly [Id in OperationId]?: (options: Record<string, unknown>) => string | undefined;
 } = {
+  generate: generateOptionsProblem,
   redact: redactOptionsProblem,
   split: splitOptionsProblem,
 };

@@ -301,6 +301,31 @@ describe("split's modes and fill form's values", () => {
     expect(detailOf("forms-fill", { values: { age: 36 } })).toMatch(/^values\.age: /);
     expect(detailOf("forms-fill", { values: { list: [1] } })).toMatch(/^values\.list/);
   });
+
+  it("takes Generate's data as an object or up to 500 objects, with its defaults and its rules", () => {
+    expect(acceptedValue("generate", { data: { a: 1 } })).toEqual({
+      data: { a: 1 },
+      format: "pdf",
+      merge: false,
+      missing: "error",
+      locale: "en-US",
+      timeZone: "UTC",
+    });
+    expect(detailOf("generate", { data: "text" })).toMatch(/^data: must be an object/);
+    expect(detailOf("generate", { data: Array.from({ length: 501 }, () => ({})) })).toBe(
+      "data: must hold 1 to 500 objects",
+    );
+    expect(detailOf("generate", { data: [1] })).toBe("data: must hold 1 to 500 objects");
+    expect(detailOf("generate", { data: [{}], merge: true, format: "docx" })).toMatch(
+      /^merge: only PDFs are merged/,
+    );
+    expect(detailOf("generate", { data: {}, locale: "xx-Nope-Nope" })).toMatch(
+      /^locale: "xx-Nope-Nope" is not a locale/,
+    );
+    expect(detailOf("generate", { data: {}, timeZone: "Mars/Olympus" })).toMatch(
+      /^timeZone: "Mars\/Olympus" is not an IANA time zone/,
+    );
+  });
 });
 
 describe("types", () => {

@@ -20,6 +20,7 @@ describe("worker classes, from the catalogue", () => {
       "powerpoint-to-pdf",
       "excel-to-pdf",
       "html-to-pdf",
+      "generate",
     ]);
     expect(queuesOfClass("webhooks")).toEqual([{ name: "webhooks", concurrency: 20 }]);
     expect(queuesOfClass("pipeline")).toEqual([{ name: "pipeline" }]);

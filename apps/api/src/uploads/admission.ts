@@ -107,7 +107,7 @@ export async function admit(
     files: operation,
     pageUrl: pageUrlOf(operation, value),
   };
-  checkNamedUploads(operation, asking.request.named, asking.request.form);
+  checkNamedUploads(operation, asking.request.named, asking.request.form, value);
   for (const name of operation.urlOptions ?? []) {
     const url = value[name];
     if (typeof url === "string") await ctx.outbound.check(url, `options.${name}`);

@@ -48,17 +48,20 @@ export function checkFileNames(operation: OperationSpec, names: readonly string[
 
 /**
  * The named upload fields' rules (Sign PDF's `certificate`): each required one sent, none more often than it
- * may be, each with an extension it takes. They travel only in Form A, so a JSON body cannot carry a
- * required one.
+ * may be, each with an extension it takes, and one that stands for an option sent instead of the option, not
+ * beside it. They travel only in Form A, so a JSON body cannot carry a required one.
  */
 export function checkNamedUploads(
   operation: OperationSpec,
   named: readonly NamedFile[],
   form: "multipart" | "json",
+  options: Readonly<Record<string, unknown>>,
 ): void {
   for (const [field, upload] of Object.entries(operation.files.named ?? {})) {
     const files = named.filter((file) => file.field === field);
     const rule = `${field}: ${upload.max === 1 ? "one file" : `1 to ${upload.max} files`} of ${upload.extensions.join(" ")}`;
+    if (upload.insteadOf !== undefined)
+      checkInsteadOf(operation, field, upload.insteadOf, files.length, options);
     if (files.length === 0 && upload.required) {
       throw new ApiError(
         "invalid_input",
@@ -84,5 +87,25 @@ export function checkNamedUploads(
         );
       }
     }
+  }
+}
+
+/** A file that stands for an option (Generate's `data`): exactly one of the two. */
+function checkInsteadOf(
+  operation: OperationSpec,
+  field: string,
+  option: string,
+  files: number,
+  options: Readonly<Record<string, unknown>>,
+): void {
+  const sent = options[option] !== undefined;
+  if (sent === files > 0) {
+    throw new ApiError(
+      "invalid_options",
+      sent
+        ? `Send ${operation.title}'s ${option} either as options.${option} or as a file in the field "${field}", not both.`
+        : `${operation.title} needs its ${option}: send options.${option}, or a file in the field "${field}".`,
+      `${option}: exactly one of options.${option} or the "${field}" upload`,
+    );
   }
 }

@@ -104,6 +104,14 @@ export class Client {
       headers: response.headers,
     };
   }
+
+  /** Downloads an output link (200 expected) into `path`, and returns the path. */
+  async downloadTo(url: string | undefined, path: string): Promise<string> {
+    const answer = await this.download(url ?? "");
+    expect(answer.status).toBe(200);
+    await writeFile(path, answer.bytes);
+    return path;
+  }
 }
 
 /**

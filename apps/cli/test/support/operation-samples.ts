@@ -125,6 +125,8 @@ export const operationSamples: Record<OperationId, OperationSample> = {
     options: { values: { "First Name": "Ada", Nationality: "French", gdpr: true }, flatten: true },
     ...pdf,
   },
+  // A real document with no placeholders is a template that fills to itself.
+  generate: { files: [corpusPath("office/docling_docx_rich_tables_01.docx")], options: { data: {} }, ...pdf },
 };
 
 /** The first bytes of a file of each output extension: PDFs start "%PDF-", OOXML files are zips. */

@@ -6,7 +6,7 @@ import { ExitCode, exitCodeFor, worstExitCode } from "../exit-codes.js";
 import { type CliInput, inputLabel, resolveInputs, sdkInput } from "../inputs.js";
 import type { CliIo } from "../io.js";
 import { type OutputContext, reportDone, reportFailed, writeJobOutputs } from "../job-outputs.js";
-import { optionsFromFlags } from "../option-flags.js";
+import { optionsFromFlags, uploadedInstead } from "../option-flags.js";
 import { assertNotAnInput, NameAllocator } from "../output-plan.js";
 import { mapLimited } from "../pool.js";
 import { createProgressDisplay, type JobProgress, progressEnabled } from "../progress.js";
@@ -93,14 +93,15 @@ export async function runOperation(
   }
 }
 
-/** The paths given to the flags of the operation's named upload fields (--certificate signer.p12). */
+/** The paths given to the flags of the operation's named upload fields (--certificate signer.p12, --data @data.json). */
 function namedUploads(
   operation: OperationInfo,
   values: Readonly<Record<string, unknown>>,
   cwd: string,
 ): FileInput[] {
-  return Object.keys(operation.files.named ?? {}).flatMap((field) => {
-    const given = values[field];
+  return Object.entries(operation.files.named ?? {}).flatMap(([field, upload]) => {
+    const standsFor = operation.options.find((option) => option.name === upload.insteadOf);
+    const given = standsFor === undefined ? values[field] : uploadedInstead(standsFor, values);
     const paths = given === undefined ? [] : Array.isArray(given) ? given.map(String) : [String(given)];
     return paths.map((path) => ({ path: resolve(cwd, path), field }));
   });

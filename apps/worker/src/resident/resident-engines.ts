@@ -7,6 +7,7 @@ import type { AllowList } from "@octavo/net";
 import { OfficeConverter } from "@octavo/office";
 import { type ResidentOperation, residentEngineOf } from "../operations.js";
 import { type EngineTask, type SandboxResult, type TaskOutput, timedOutResult } from "../sandbox/protocol.js";
+import { generateDocuments, PrepareFailed, type PrepareStep } from "./generate.js";
 import { uniqueName } from "./output-names.js";
 
 export type ResidentTask = EngineTask<ResidentOperation>;
@@ -23,6 +24,7 @@ type ResidentCall<K extends ResidentOperation> = (
   task: TaskOf<K>,
   signal: AbortSignal,
   onProgress: (fraction: number) => void,
+  prepare: PrepareStep,
 ) => Promise<{ outputs: TaskOutput[]; warnings: string[] }>;
 
 export interface ResidentSettings {
@@ -54,15 +56,18 @@ export class ResidentEngines {
     "powerpoint-to-pdf": (task, signal, onProgress) => this.convertOffice(task, signal, onProgress),
     "excel-to-pdf": (task, signal, onProgress) => this.convertOffice(task, signal, onProgress),
     "html-to-pdf": async (task, signal) => ({ outputs: await this.renderHtml(task, signal), warnings: [] }),
+    generate: (task, signal, onProgress, prepare) =>
+      generateDocuments(task, () => this.officeConverter(), prepare, signal, onProgress),
   };
 
   private callResident<K extends ResidentOperation>(
     task: TaskOf<K>,
     signal: AbortSignal,
     onProgress: (fraction: number) => void,
+    prepare: PrepareStep,
   ): Promise<{ outputs: TaskOutput[]; warnings: string[] }> {
     const call: ResidentCall<K> = this.residentCalls[task.operation];
-    return call(task, signal, onProgress);
+    return call(task, signal, onProgress, prepare);
   }
 
   private officeConverter(): OfficeConverter {
@@ -87,19 +92,33 @@ export class ResidentEngines {
     return this.browser;
   }
 
+  /**
+   * Runs the task's resident engine; `prepare` runs the operation's sandbox step (RunnerSpec's prepare),
+   * given the job's signal so the deadline stops it too.
+   */
   async run(
     task: ResidentTask,
-    options: { timeoutMs: number; onProgress: (fraction: number) => void; signal?: AbortSignal },
+    options: {
+      timeoutMs: number;
+      onProgress: (fraction: number) => void;
+      signal?: AbortSignal;
+      prepare?: (inputs: ResidentTask["inputs"], signal: AbortSignal) => Promise<SandboxResult>;
+    },
   ): Promise<SandboxResult> {
     const deadline = AbortSignal.timeout(options.timeoutMs);
     const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+    const prepare: PrepareStep = (inputs) => {
+      if (!options.prepare) throw new Error(`${task.operation} has no prepare step`);
+      return options.prepare(inputs, signal);
+    };
     try {
-      const { outputs, warnings } = await this.callResident(task, signal, options.onProgress);
+      const { outputs, warnings } = await this.callResident(task, signal, options.onProgress, prepare);
       return { type: "done", outputs, engine: residentEngineOf(task.operation), warnings };
     } catch (error) {
       if (deadline.aborted) {
         return timedOutResult(options.timeoutMs);
       }
+      if (error instanceof PrepareFailed) return error.result;
       if (error instanceof JobFailure)
         return { type: "failed", code: error.code, message: error.message, detail: error.detail };
       throw error;

@@ -41,7 +41,8 @@ export interface SandboxEngine extends EngineExport {
 
 export interface RunMessage {
   type: "run";
-  task: SandboxTask;
+  /** A sandboxed operation's task, or a resident one's whose prepare step this is. */
+  task: EngineTask;
   engine: SandboxEngine;
   /**
    * The operator's OCTAVO_URL_ALLOWLIST: the outbound policy of an engine that makes a request (Sign PDF's

@@ -1,13 +1,14 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { sandboxEngineOf } from "../operations.js";
+import { type SandboxedOperation, sandboxEngineOf } from "../operations.js";
 import { killProcessTree } from "../process-tree.js";
 import {
+  type EngineTask,
   type RunMessage,
+  type SandboxEngine,
   type SandboxMessage,
   type SandboxResult,
-  type SandboxTask,
   timedOutResult,
 } from "./protocol.js";
 
@@ -28,6 +29,8 @@ export interface TaskOptions {
   onProgress: (fraction: number) => void;
   /** Aborting kills the process and its tree (worker shutdown). */
   signal?: AbortSignal;
+  /** The engine to call, when not the operation's own: a resident operation's prepare step (Generate). */
+  engine?: SandboxEngine;
 }
 
 /** A job's result, with what the sandbox wrote to stderr meanwhile; `healthy`: it may take another job. */
@@ -88,7 +91,7 @@ export class SandboxProcess {
     if (this.child.pid !== undefined) killProcessTree(this.child.pid, { includeRoot: true });
   }
 
-  run(task: SandboxTask, options: TaskOptions): Promise<TaskResult> {
+  run(task: EngineTask, options: TaskOptions): Promise<TaskResult> {
     if (this.running) throw new Error("a sandbox runs one job at a time");
     this.running = true;
     this.jobs += 1;
@@ -168,7 +171,7 @@ export class SandboxProcess {
       const message: RunMessage = {
         type: "run",
         task,
-        engine: sandboxEngineOf(task.operation),
+        engine: options.engine ?? sandboxEngineOf(task.operation as SandboxedOperation),
         urlAllowlist: this.urlAllowlist,
       };
       child.send(message);

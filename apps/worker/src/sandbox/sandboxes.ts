@@ -1,4 +1,4 @@
-import type { SandboxTask } from "./protocol.js";
+import type { EngineTask } from "./protocol.js";
 import { SandboxProcess, type TaskOptions, type TaskResult } from "./sandbox-process.js";
 
 export interface SandboxLimits {
@@ -32,7 +32,7 @@ export class Sandboxes {
 
   constructor(private readonly limits: SandboxLimits) {}
 
-  async run(task: SandboxTask, options: TaskOptions & { reuse: boolean }): Promise<TaskResult> {
+  async run(task: EngineTask, options: TaskOptions & { reuse: boolean }): Promise<TaskResult> {
     const sandbox = (options.reuse ? this.takeIdle() : undefined) ?? this.takeSpare();
     const result = await sandbox.run(task, options);
     if (options.reuse && result.healthy && this.mayContinue(sandbox)) this.idle.push(sandbox);

@@ -652,6 +652,30 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate document
+         * @description Fills a Word, Excel, PowerPoint or OpenDocument template's placeholders from options.data (or an uploaded data.json): values, loops that repeat table rows, list items and slides, conditions, date, number and currency formatters by locale, and images from data URLs or allowed URLs. One document per item of an array (at most 500), or one merged PDF; as PDF or in the template's own format. A placeholder with no data, malformed template syntax or a damaged template fails the job naming the placeholder and where it is.
+         *
+         *     Files: 1 file (.docx, .xlsx, .pptx, .odt), uploaded or given by URL. Credits: 2 credits, charged only if the job succeeds.
+         *
+         *     Answers 202 at once; poll statusUrl (or pass webhook_url on a paid plan) until the job is done or failed.
+         */
+        post: operations["generate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/forms/read": {
         parameters: {
             query?: never;
@@ -949,7 +973,7 @@ export type components = {
             /** @description From 0 to 1; 1 when done. */
             progress: number;
             /** @description The operation the job runs; pipeline for a job of POST /v1/pipeline. */
-            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "redact" | "sign" | "verify-signatures" | "forms-read" | "forms-fill" | "pipeline";
+            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "redact" | "sign" | "verify-signatures" | "generate" | "forms-read" | "forms-fill" | "pipeline";
             /** @description Credits the job costs if it succeeds; a failed job costs nothing. */
             credits: number;
             /**
@@ -1155,7 +1179,7 @@ export type components = {
         /** @description One step of a pipeline job (POST /v1/pipeline), in order. */
         JobStep: {
             /** @description The step's operation. */
-            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "redact" | "sign" | "verify-signatures" | "forms-read" | "forms-fill";
+            operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "redact" | "sign" | "verify-signatures" | "generate" | "forms-read" | "forms-fill";
             /** @description queued until it starts, then active, then done or failed. */
             status: "queued" | "active" | "done" | "failed";
             /**
@@ -1909,6 +1933,52 @@ export type components = {
                  */
                 position?: "top-left" | "top-right" | "bottom-left" | "bottom-right" | "center";
             };
+        };
+        /** @description Options of Generate document. */
+        GenerateOptions: {
+            /** @description The data: an object makes one document, an array of objects one document per item (at most 500). Up to 1 MB here; larger data goes in an uploaded data.json (the data field) instead. Exactly one of the two. */
+            data?: (({
+                [key: string]: unknown;
+            } | {
+                [key: string]: unknown;
+            }[]) | (unknown[] | {
+                [key: string]: unknown;
+            } | {
+                [key: string]: unknown;
+            }[])) | {
+                [key: string]: unknown;
+            } | {
+                [key: string]: unknown;
+            }[];
+            /**
+             * @description pdf (by the same LibreOffice as the Office conversions), or the template's own format.
+             * @default pdf
+             * @enum {string}
+             */
+            format?: "pdf" | "docx" | "xlsx" | "pptx" | "odt";
+            /** @description Each output's name, a template over the item's data ("invoice-{number}"); the extension is added. By default the template's name, numbered in a batch. */
+            fileName?: string;
+            /**
+             * @description With an array and format pdf: one PDF of every item's pages, in order.
+             * @default false
+             */
+            merge?: boolean;
+            /**
+             * @description A placeholder with no value in the data: error fails the job naming each one, empty leaves it blank.
+             * @default error
+             * @enum {string}
+             */
+            missing?: "error" | "empty";
+            /**
+             * @description The BCP 47 locale of the date, number and currency formatters ("de-DE").
+             * @default en-US
+             */
+            locale?: string;
+            /**
+             * @description The IANA time zone dates are shown in ("Europe/Berlin").
+             * @default UTC
+             */
+            timeZone?: string;
         };
         /** @description Options of Fill form. */
         FormsFillOptions: {
@@ -4268,6 +4338,89 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    generate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours returns the first answer and creates no second job; the same key with a different request answers 409 idempotency_conflict. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description Input files, repeatable, processed in the order sent. */
+                    file?: string[];
+                    /** @description Public URL of an input file, repeatable. */
+                    url?: string[];
+                    /** @description The data as a JSON file, for data larger than the options field takes; instead of options.data. Optional; one file (.json), uploaded in this field (multipart only, never a URL). */
+                    data?: string[];
+                    /** @description A JSON object holding the options of the operation (at most 1 MB and 32 levels deep). */
+                    options?: string;
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                };
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls?: string[];
+                    options?: components["schemas"]["GenerateOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                } | {
+                    /**
+                     * Format: uri
+                     * @description Public URL of one input file.
+                     */
+                    url?: string;
+                    /** @description Public URLs of input files, in processing order. */
+                    urls: string[];
+                    options?: components["schemas"]["GenerateOptions"];
+                    /**
+                     * Format: uri
+                     * @description Called when the job finishes. Paid plans only (403 webhooks_not_in_plan on Free). Checked when the job is created, nothing is sent then: 400 invalid_input when it is not a URL, blocked_url when it points at a private or blocked address, unreachable_url when its host name cannot be resolved.
+                     */
+                    webhook_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the job is queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Sent, as true, when this is the stored answer to an earlier request with the same Idempotency-Key; no new job was created. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["NotInPlan"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     formsRead: {
         parameters: {
             query?: never;
@@ -4573,6 +4726,10 @@ export interface operations {
                         options?: components["schemas"]["NoOptions"];
                     } | {
                         /** @constant */
+                        operation: "generate";
+                        options?: components["schemas"]["GenerateOptions"];
+                    } | {
+                        /** @constant */
                         operation: "forms-read";
                         options?: components["schemas"]["NoOptions"];
                     } | {
@@ -4703,6 +4860,10 @@ export interface operations {
                         options?: components["schemas"]["NoOptions"];
                     } | {
                         /** @constant */
+                        operation: "generate";
+                        options?: components["schemas"]["GenerateOptions"];
+                    } | {
+                        /** @constant */
                         operation: "forms-read";
                         options?: components["schemas"]["NoOptions"];
                     } | {
@@ -4749,7 +4910,7 @@ export interface operations {
                 /** @description Only jobs in this status. */
                 status?: "queued" | "active" | "done" | "failed";
                 /** @description Only jobs of this operation. */
-                operation?: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "redact" | "sign" | "verify-signatures" | "forms-read" | "forms-fill" | "pipeline";
+                operation?: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "redact" | "sign" | "verify-signatures" | "generate" | "forms-read" | "forms-fill" | "pipeline";
                 /** @description Only jobs accepted at or after this time (RFC 3339). */
                 createdAfter?: string;
                 /** @description Only jobs accepted before this time (RFC 3339). */

@@ -1325,6 +1325,103 @@ export const operationCatalogue: readonly OperationInfo[] = [
     "options": []
   },
   {
+    "id": "generate",
+    "method": "generate",
+    "path": "/v1/generate",
+    "title": "Generate document",
+    "description": "Fills a Word, Excel, PowerPoint or OpenDocument template's placeholders from options.data (or an uploaded data.json): values, loops that repeat table rows, list items and slides, conditions, date, number and currency formatters by locale, and images from data URLs or allowed URLs. One document per item of an array (at most 500), or one merged PDF; as PDF or in the template's own format. A placeholder with no data, malformed template syntax or a damaged template fails the job naming the placeholder and where it is.",
+    "credits": 2,
+    "files": {
+      "min": 1,
+      "max": 1,
+      "extensions": [
+        ".docx",
+        ".xlsx",
+        ".pptx",
+        ".odt"
+      ],
+      "named": {
+        "data": {
+          "description": "The data as a JSON file, for data larger than the options field takes; instead of options.data.",
+          "required": false,
+          "max": 1,
+          "extensions": [
+            ".json"
+          ],
+          "insteadOf": "data"
+        }
+      }
+    },
+    "options": [
+      {
+        "name": "data",
+        "type": "object",
+        "required": false,
+        "description": "The data: an object makes one document, an array of objects one document per item (at most 500). Up to 1 MB here; larger data goes in an uploaded data.json (the data field) instead. Exactly one of the two."
+      },
+      {
+        "name": "format",
+        "type": "string",
+        "required": false,
+        "description": "pdf (by the same LibreOffice as the Office conversions), or the template's own format.",
+        "enum": [
+          "pdf",
+          "docx",
+          "xlsx",
+          "pptx",
+          "odt"
+        ],
+        "default": "pdf"
+      },
+      {
+        "name": "fileName",
+        "type": "string",
+        "required": false,
+        "description": "Each output's name, a template over the item's data (\"invoice-{number}\"); the extension is added. By default the template's name, numbered in a batch.",
+        "minLength": 1,
+        "maxLength": 200
+      },
+      {
+        "name": "merge",
+        "type": "boolean",
+        "required": false,
+        "description": "With an array and format pdf: one PDF of every item's pages, in order.",
+        "default": false
+      },
+      {
+        "name": "missing",
+        "type": "string",
+        "required": false,
+        "description": "A placeholder with no value in the data: error fails the job naming each one, empty leaves it blank.",
+        "enum": [
+          "error",
+          "empty"
+        ],
+        "default": "error"
+      },
+      {
+        "name": "locale",
+        "type": "string",
+        "required": false,
+        "description": "The BCP 47 locale of the date, number and currency formatters (\"de-DE\").",
+        "minLength": 2,
+        "maxLength": 35,
+        "pattern": "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$",
+        "default": "en-US"
+      },
+      {
+        "name": "timeZone",
+        "type": "string",
+        "required": false,
+        "description": "The IANA time zone dates are shown in (\"Europe/Berlin\").",
+        "minLength": 1,
+        "maxLength": 64,
+        "pattern": "^[A-Za-z0-9_+/-]+$",
+        "default": "UTC"
+      }
+    ]
+  },
+  {
     "id": "forms-read",
     "method": "formsRead",
     "path": "/v1/forms/read",

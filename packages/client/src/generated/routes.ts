@@ -31,6 +31,7 @@ export const operationPaths = {
   "redact": "/v1/redact",
   "sign": "/v1/sign",
   "verify-signatures": "/v1/verify-signatures",
+  "generate": "/v1/generate",
   "forms-read": "/v1/forms/read",
   "forms-fill": "/v1/forms/fill",
 } as const;
@@ -64,6 +65,7 @@ export const operationExtensions: Record<keyof typeof operationPaths, readonly s
   "redact": [".pdf"],
   "sign": [".pdf"],
   "verify-signatures": [".pdf"],
+  "generate": [".docx",".xlsx",".pptx",".odt"],
   "forms-read": [".pdf"],
   "forms-fill": [".pdf"],
 };
@@ -97,6 +99,7 @@ export interface OperationOptions {
   "redact": components["schemas"]["RedactOptions"];
   "sign": components["schemas"]["SignOptions"];
   "verify-signatures": components["schemas"]["NoOptions"];
+  "generate": components["schemas"]["GenerateOptions"];
   "forms-read": components["schemas"]["NoOptions"];
   "forms-fill": components["schemas"]["FormsFillOptions"];
 }

@@ -1,0 +1,100 @@
+import { Type } from "@sinclair/typebox";
+import { optionsObject, stringEnum, withDefault } from "../schema-helpers.js";
+
+/** Documents one Generate job makes at most: an array in options.data or in data.json longer than this is refused. */
+export const maxGenerateItems = 500;
+
+const DataItem = Type.Record(Type.String(), Type.Unknown(), {
+  description: "The values the template's placeholders name, as a JSON object.",
+});
+
+export const GenerateOptions = optionsObject(
+  {
+    data: Type.Optional(
+      Type.Union([DataItem, Type.Array(DataItem, { minItems: 1, maxItems: maxGenerateItems })], {
+        type: ["object", "array"],
+        description:
+          "The data: an object makes one document, an array of objects one document per item (at most " +
+          `${maxGenerateItems}). Up to 1 MB here; larger data goes in an uploaded data.json (the data field) ` +
+          "instead. Exactly one of the two.",
+      }),
+    ),
+    format: withDefault(
+      stringEnum(
+        ["pdf", "docx", "xlsx", "pptx", "odt"],
+        "pdf (by the same LibreOffice as the Office conversions), or the template's own format.",
+      ),
+      "pdf",
+    ),
+    fileName: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          "Each output's name, a template over the item's data (\"invoice-{number}\"); the extension is added. " +
+          "By default the template's name, numbered in a batch.",
+      }),
+    ),
+    merge: withDefault(
+      Type.Boolean({ description: "With an array and format pdf: one PDF of every item's pages, in order." }),
+      false,
+    ),
+    missing: withDefault(
+      stringEnum(
+        ["error", "empty"],
+        "A placeholder with no value in the data: error fails the job naming each one, empty leaves it blank.",
+      ),
+      "error",
+    ),
+    locale: withDefault(
+      Type.String({
+        minLength: 2,
+        maxLength: 35,
+        pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$",
+        description: 'The BCP 47 locale of the date, number and currency formatters ("de-DE").',
+      }),
+      "en-US",
+    ),
+    timeZone: withDefault(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: "^[A-Za-z0-9_+/-]+$",
+        description: 'The IANA time zone dates are shown in ("Europe/Berlin").',
+      }),
+      "UTC",
+    ),
+  },
+  "Options of Generate document.",
+);
+
+/** The rules between options the schema cannot say (see option-rules.ts). */
+export function generateOptionsProblem(options: Record<string, unknown>): string | undefined {
+  if (options.merge === true && options.format !== undefined && options.format !== "pdf") {
+    return "merge: only PDFs are merged; leave format as pdf, or drop merge.";
+  }
+  if (options.locale !== undefined && !supportedLocale(String(options.locale))) {
+    return `locale: "${String(options.locale)}" is not a locale this server formats; send a BCP 47 tag such as "en-US" or "de-DE".`;
+  }
+  if (options.timeZone !== undefined && !knownTimeZone(String(options.timeZone))) {
+    return `timeZone: "${String(options.timeZone)}" is not an IANA time zone; send one such as "UTC" or "Europe/Berlin".`;
+  }
+  return undefined;
+}
+
+function supportedLocale(locale: string): boolean {
+  try {
+    return Intl.NumberFormat.supportedLocalesOf([locale]).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+function knownTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,1 @@
+export { fillTemplate, type GenerateContext, type GenerateOptions } from "./fill-template.js";
