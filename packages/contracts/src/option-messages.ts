@@ -147,6 +147,16 @@ function jsonTypeOf(value: unknown): string {
 }
 
 function describeProblem(schema: JsonSchema, value: unknown): string {
+  // A type list (an object or a list of them): what the value's own type must be, or every type allowed.
+  if (Array.isArray(schema.type) && schema.enum === undefined) {
+    const type = jsonTypeOf(value);
+    const types = schema.type.map(String);
+    if (types.includes(type)) return describeAllowed({ ...schema, type });
+    const named = types.map((each) =>
+      each === "array" ? "a list" : `${/^[aeiou]/.test(each) ? "an" : "a"} ${each}`,
+    );
+    return `must be ${named.join(" or ")}`;
+  }
   // One of several shapes: what the shape the value has must be, or all of them when it has none of them.
   if (Array.isArray(schema.anyOf)) {
     const branches = schema.anyOf.filter(isSchema);
@@ -185,7 +195,9 @@ function holdsObjects(schema: JsonSchema): boolean {
 function placeOf(optionSchema: JsonSchema, value: unknown, segments: readonly string[]) {
   let place = { label: segments[0] ?? "options", schema: optionSchema, value };
   for (const segment of segments.slice(1)) {
-    const inArray = place.schema.type === "array";
+    const { type } = place.schema;
+    const inArray =
+      type === "array" || (Array.isArray(type) && type.includes("array") && /^\d+$/.test(segment));
     const schema = inArray ? place.schema.items : propertiesOf(place.schema)[segment];
     const container = typeof place.value === "object" && place.value !== null ? place.value : {};
     place = {

@@ -315,7 +315,8 @@ describe("split's modes and fill form's values", () => {
     expect(detailOf("generate", { data: Array.from({ length: 501 }, () => ({})) })).toBe(
       "data: must hold 1 to 500 objects",
     );
-    expect(detailOf("generate", { data: [1] })).toBe("data: must hold 1 to 500 objects");
+    expect(detailOf("generate", { data: [1] })).toBe("data[0]: must be an object");
+    expect(detailOf("generate", { data: 3 })).toBe("data: must be an object or a list");
     expect(detailOf("generate", { data: [{}], merge: true, format: "docx" })).toMatch(
       /^merge: only PDFs are merged/,
     );

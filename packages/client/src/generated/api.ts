@@ -1937,19 +1937,7 @@ export type components = {
         /** @description Options of Generate document. */
         GenerateOptions: {
             /** @description The data: an object makes one document, an array of objects one document per item (at most 500). Up to 1 MB here; larger data goes in an uploaded data.json (the data field) instead. Exactly one of the two. */
-            data?: (({
-                [key: string]: unknown;
-            } | {
-                [key: string]: unknown;
-            }[]) | (unknown[] | {
-                [key: string]: unknown;
-            } | {
-                [key: string]: unknown;
-            }[])) | {
-                [key: string]: unknown;
-            } | {
-                [key: string]: unknown;
-            }[];
+            data?: Record<string, never> | Record<string, never>[];
             /**
              * @description pdf (by the same LibreOffice as the Office conversions), or the template's own format.
              * @default pdf

@@ -1357,7 +1357,12 @@ export const operationCatalogue: readonly OperationInfo[] = [
         "name": "data",
         "type": "object",
         "required": false,
-        "description": "The data: an object makes one document, an array of objects one document per item (at most 500). Up to 1 MB here; larger data goes in an uploaded data.json (the data field) instead. Exactly one of the two."
+        "description": "The data: an object makes one document, an array of objects one document per item (at most 500). Up to 1 MB here; larger data goes in an uploaded data.json (the data field) instead. Exactly one of the two.",
+        "minItems": 1,
+        "maxItems": 500,
+        "items": {
+          "type": "object"
+        }
       },
       {
         "name": "format",

@@ -4,21 +4,26 @@ import { optionsObject, stringEnum, withDefault } from "../schema-helpers.js";
 /** Documents one Generate job makes at most: an array in options.data or in data.json longer than this is refused. */
 export const maxGenerateItems = 500;
 
-const DataItem = Type.Record(Type.String(), Type.Unknown(), {
-  description: "The values the template's placeholders name, as a JSON object.",
+type DataItem = Record<string, unknown>;
+
+/**
+ * An object, or a list of objects: one schema whose array keywords apply to a list and whose object keywords
+ * to an object (JSON Schema's keywords apply by the value's type), so the option has one type list.
+ */
+const Data = Type.Unsafe<DataItem | DataItem[]>({
+  type: ["object", "array"],
+  items: { type: "object", description: "One document's data." },
+  minItems: 1,
+  maxItems: maxGenerateItems,
+  description:
+    "The data: an object makes one document, an array of objects one document per item (at most " +
+    `${maxGenerateItems}). Up to 1 MB here; larger data goes in an uploaded data.json (the data field) ` +
+    "instead. Exactly one of the two.",
 });
 
 export const GenerateOptions = optionsObject(
   {
-    data: Type.Optional(
-      Type.Union([DataItem, Type.Array(DataItem, { minItems: 1, maxItems: maxGenerateItems })], {
-        type: ["object", "array"],
-        description:
-          "The data: an object makes one document, an array of objects one document per item (at most " +
-          `${maxGenerateItems}). Up to 1 MB here; larger data goes in an uploaded data.json (the data field) ` +
-          "instead. Exactly one of the two.",
-      }),
-    ),
+    data: Type.Optional(Data),
     format: withDefault(
       stringEnum(
         ["pdf", "docx", "xlsx", "pptx", "odt"],
