@@ -1934,7 +1934,23 @@ export type components = {
                 position?: "top-left" | "top-right" | "bottom-left" | "bottom-right" | "center";
             };
         };
-        /** @description Options of Generate document. */
+        /**
+         * @description Options of Generate document. The data is needed as options.data or as an uploaded data.json (the data field), exactly one of the two (400 invalid_options otherwise).
+         * @example {
+         *       "data": {
+         *         "number": "A-17",
+         *         "customer": {
+         *           "name": "Ada Lovelace"
+         *         },
+         *         "items": [
+         *           {
+         *             "name": "Tea",
+         *             "qty": 2
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
         GenerateOptions: {
             /** @description The data: an object makes one document, an array of objects one document per item (at most 500). Up to 1 MB here; larger data goes in an uploaded data.json (the data field) instead. Exactly one of the two. */
             data?: Record<string, never> | Record<string, never>[];

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { optionsObject, stringEnum, withDefault } from "../schema-helpers.js";
+import { stringEnum, withDefault } from "../schema-helpers.js";
 
 /** Documents one Generate job makes at most: an array in options.data or in data.json longer than this is refused. */
 export const maxGenerateItems = 500;
@@ -21,7 +21,7 @@ const Data = Type.Unsafe<DataItem | DataItem[]>({
     "instead. Exactly one of the two.",
 });
 
-export const GenerateOptions = optionsObject(
+export const GenerateOptions = Type.Object(
   {
     data: Type.Optional(Data),
     format: withDefault(
@@ -70,7 +70,16 @@ export const GenerateOptions = optionsObject(
       "UTC",
     ),
   },
-  "Options of Generate document.",
+  {
+    additionalProperties: false,
+    description:
+      "Options of Generate document. The data is needed as options.data or as an uploaded data.json (the data " +
+      "field), exactly one of the two (400 invalid_options otherwise).",
+    // Valid only with data, which no option requires alone: the document shows a whole request's options.
+    examples: [
+      { data: { number: "A-17", customer: { name: "Ada Lovelace" }, items: [{ name: "Tea", qty: 2 }] } },
+    ],
+  },
 );
 
 /** The rules between options the schema cannot say (see option-rules.ts). */
