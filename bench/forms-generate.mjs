@@ -38,6 +38,7 @@ import {
   postJob,
   serviceWithAccount,
   stopService,
+  timedRuns,
   untilReady,
 } from "./support.mjs";
 
@@ -48,17 +49,7 @@ const runs = Number(args.runs);
 const work = mkdtempSync(join(tmpdir(), "octavo-bench-forms-"));
 const round = (value) => Math.round(value * 10) / 10;
 
-/** `task` run `runs` times after one warm-up; each run's milliseconds. */
-async function timed(task) {
-  await task(-1);
-  const times = [];
-  for (let index = 0; index < runs; index += 1) {
-    const started = performance.now();
-    await task(index);
-    times.push(performance.now() - started);
-  }
-  return times;
-}
+const timed = (task) => timedRuns(runs, task);
 
 // --- The service ---------------------------------------------------------------------------------
 const service = await serviceWithAccount(join(work, "data"), "bench-forms@example.com");

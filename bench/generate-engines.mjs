@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 import { Document, Packer, Paragraph, Table, TableCell, TableRow } from "docx";
 import { createReport } from "docx-templates";
 import { fillTemplate } from "../packages/generate/dist/index.js";
-import { median } from "./support.mjs";
+import { median, timedRuns } from "./support.mjs";
 
 const { values: args } = parseArgs({ options: { runs: { type: "string", default: "20" } } });
 const runs = Number(args.runs);
@@ -58,16 +58,7 @@ const rowsOf = (bytes) => (documentXml(bytes).match(/<w:tr[ >]/g) ?? []).length;
 const textOf = (bytes) =>
   [...documentXml(bytes).matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)].map((match) => match[1]).join("");
 
-async function timed(fill) {
-  await fill(-1);
-  const times = [];
-  for (let index = 0; index < runs; index += 1) {
-    const started = performance.now();
-    await fill(index);
-    times.push(performance.now() - started);
-  }
-  return times;
-}
+const timed = (task) => timedRuns(runs, task);
 
 try {
   // docxtemplater through octavo's engine: {#items} in the row's first cell, {/items} in its last.

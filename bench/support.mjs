@@ -10,6 +10,18 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const cli = join(root, "apps", "cli", "dist", "main.js");
 
 /** The median of the finite numbers among `values`; null when there are none. */
+/** `task(index)` run `runs` times after one warm-up (index -1); each run's milliseconds. */
+export async function timedRuns(runs, task) {
+  await task(-1);
+  const times = [];
+  for (let index = 0; index < runs; index += 1) {
+    const started = performance.now();
+    await task(index);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
 export function median(values) {
   const sorted = values.filter((v) => typeof v === "number" && Number.isFinite(v)).sort((a, b) => a - b);
   if (!sorted.length) return null;

@@ -9,7 +9,7 @@ import { dataItems } from "./data.js";
 import { ExpressionError, lookup, parseExpression } from "./expressions.js";
 import { applyFormatters, checkFormatter } from "./formatters.js";
 import { type FetchImage, ImageRequests, maxImageBytes, placeImages } from "./images.js";
-import { OfficeTemplate, openPackage } from "./office-template.js";
+import { OfficeTemplate, openPackage, refuseZipBomb } from "./office-template.js";
 import type { PlaceholderSettings } from "./placeholder-parser.js";
 import { findSlideLoops, renderDeck } from "./slides.js";
 import { SheetTemplate } from "./xlsx-template.js";
@@ -129,6 +129,7 @@ export async function fillTemplate(
       `format: ${templateName} is a .${original} template, so its documents come as pdf or ${original}, not ${options.format}.`,
     );
   }
+  await refuseZipBomb(template.path, templateName);
   const bytes = await readFile(template.path);
   const kind = kindOf(openPackage(bytes, templateName, original === "odt" ? "docx" : original));
   if (kind === undefined) {

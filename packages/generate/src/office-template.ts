@@ -1,4 +1,7 @@
+import { stat } from "node:fs/promises";
+import { inputLimits } from "@octavo/contracts/limits";
 import { JobFailure } from "@octavo/engines/errors";
+import { unpackedBytes } from "@octavo/office/zip-size";
 import Docxtemplater from "docxtemplater";
 import PizZip from "pizzip";
 import { type PlaceholderSettings, placeholderParser } from "./placeholder-parser.js";
@@ -7,10 +10,23 @@ import { templateFailure } from "./template-errors.js";
 /** The template formats docxtemplater fills; xlsx has its own module, odt is converted to docx first. */
 export type OfficeKind = "docx" | "pptx";
 
-/** Unpacked sizes past this are a zip bomb, not a template (the Office conversions' own bound). */
-const maxUnpackedBytes = 512 * 1024 * 1024;
+/**
+ * Refuses a ZIP bomb before anything is unpacked: the Office conversions' bound (inputLimits), read from the
+ * package's central directory by the converter's own reader.
+ */
+export async function refuseZipBomb(path: string, templateName: string): Promise<void> {
+  const { size } = await stat(path);
+  const unpacked = (await unpackedBytes(path)) ?? 0;
+  const { maxUnpackedBytes, maxPackingRatio } = inputLimits;
+  if (unpacked > maxUnpackedBytes && unpacked > size * maxPackingRatio) {
+    throw new JobFailure(
+      "invalid_input",
+      `${templateName} unpacks to ${Math.round(unpacked / 1024 ** 2)} MB, ${Math.round(unpacked / size)} times its size: a ZIP bomb, not a template.`,
+    );
+  }
+}
 
-/** Opens the template's package, or fails the job saying it is not one. */
+/** Opens the template's package (ZIP bombs refused before, by refuseZipBomb), or fails the job saying it is not one. */
 export function openPackage(bytes: Buffer, templateName: string, kind: string): PizZip {
   let zip: PizZip;
   try {
@@ -20,17 +36,6 @@ export function openPackage(bytes: Buffer, templateName: string, kind: string): 
       "invalid_input",
       `${templateName} is not a valid .${kind} package (it does not open as a ZIP archive); save it again from its application.`,
       { detail: error instanceof Error ? error.message : String(error) },
-    );
-  }
-  let unpacked = 0;
-  for (const file of Object.values(zip.files)) {
-    // biome-ignore lint/suspicious/noExplicitAny: PizZip keeps the uncompressed size on an untyped field.
-    unpacked += Number((file as any)._data?.uncompressedSize ?? 0);
-  }
-  if (unpacked > maxUnpackedBytes) {
-    throw new JobFailure(
-      "invalid_input",
-      `${templateName} unpacks to more than 512 MB; it is not a template.`,
     );
   }
   const main =
