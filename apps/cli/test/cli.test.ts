@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  childrenMatching,
   createTempDir,
   createTestDatabase,
   sharedRedisUrl,
@@ -11,7 +12,7 @@ import {
 } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exited } from "./support/cluster.js";
-import { childrenMatching, cliLauncher } from "./support/processes.js";
+import { cliLauncher } from "./support/processes.js";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 /** The machine's own PATH first: `npx octavo` must work even when that node is older than 24. */

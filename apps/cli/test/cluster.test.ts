@@ -1,10 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { kyselyOf } from "@octavo/db/repositories";
-import { corpusPath, waitFor } from "@octavo/testing";
+import { childrenMatching, corpusPath, processesMatching, waitFor } from "@octavo/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "./support/client.js";
 import { type Cluster, exited, logLines, type OctavoProcess, startCluster } from "./support/cluster.js";
-import { childrenMatching, processesMatching } from "./support/processes.js";
 
 const bigFiles = [
   "general/govdocs_error_set_2_064034.pdf",

@@ -1,12 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { corpusPath, createTempDir, waitFor } from "@octavo/testing";
+import { corpusPath, createTempDir, processesMatching, waitFor } from "@octavo/testing";
 import { runJanitor } from "@octavo/worker";
 import { describe, expect, it } from "vitest";
 import { Client } from "./support/client.js";
 import { exited } from "./support/cluster.js";
-import { processesMatching } from "./support/processes.js";
 import { cliAccount, octavoCli, startServiceProcess } from "./support/service.js";
 import { startStack } from "./support/stack.js";
 

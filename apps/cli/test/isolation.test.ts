@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { corpusPath, createTempDir, nestedFormsPdf, waitFor } from "@octavo/testing";
+import { corpusPath, createTempDir, descendantsMatching, nestedFormsPdf, waitFor } from "@octavo/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client, type JobBody } from "./support/client.js";
-import { descendantsMatching } from "./support/processes.js";
 import { type Stack, startStack } from "./support/stack.js";
 
 // The isolation the sandboxes give, shown through the real worker with generated hostile files: each
 // fails its own job with the right code, and the light job sent beside it still finishes.
 const normal = corpusPath("general/samplefiles_pdflatex-outline.pdf");
+const form = corpusPath("general/samplefiles_libreoffice-form.pdf");
 let files: Awaited<ReturnType<typeof createTempDir>>;
 // The worker's temp directory for this file alone, so "nothing left behind" does not see other files' jobs.
 let scratch: Awaited<ReturnType<typeof createTempDir>>;
@@ -155,6 +155,30 @@ describe("sandbox isolation, through the worker", () => {
     stack = undefined;
     await running.close();
     expect(entries().filter((name) => name.startsWith("octavo-resident-"))).toEqual([]);
+  });
+
+  it("keeps a Fill form sandbox for its own account's next jobs, and starts another account's afresh", async () => {
+    const { client, running } = await startWith();
+    const other = new Client(running.baseUrl, (await running.createAccount("business")).apiKey);
+    const done = async (as: Client, path: string, options?: unknown) => {
+      const job = await as.waitForJob(await submit(as, path, form, options));
+      expect(job.status, job.message).toBe("done");
+    };
+    const fill = { values: { "First Name": "Ada" } };
+    await done(client, "/v1/forms/fill", fill);
+    const afterFirst = sandboxes();
+    // The account's next Fill form and Read form jobs take the process its first one left waiting.
+    await done(client, "/v1/forms/fill", fill);
+    await done(client, "/v1/forms/read");
+    expect(sandboxes().sort()).toEqual([...afterFirst].sort());
+    // Another account's job never takes it: it takes the spare, and a new spare starts.
+    await done(other, "/v1/forms/fill", { values: { "First Name": "Grace" } });
+    const afterOther = sandboxes();
+    expect(afterOther.filter((pid) => !afterFirst.includes(pid))).toHaveLength(1);
+    // Each account's process still waits for that account alone.
+    await done(client, "/v1/forms/fill", fill);
+    await done(other, "/v1/forms/read");
+    expect(sandboxes().sort()).toEqual([...afterOther].sort());
   });
 
   it("runs light jobs one after another in the same sandbox, each leaving nothing behind", async () => {

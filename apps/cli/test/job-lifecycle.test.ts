@@ -1,11 +1,10 @@
 import { readFileSync } from "node:fs";
 import { kyselyOf } from "@octavo/db/repositories";
-import { corpusPath, waitFor } from "@octavo/testing";
+import { corpusPath, descendantsMatching, waitFor } from "@octavo/testing";
 import { runJanitor } from "@octavo/worker";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "./support/client.js";
 import { refuseConnections } from "./support/postgres-outage.js";
-import { descendantsMatching } from "./support/processes.js";
 import { type Stack, startStack } from "./support/stack.js";
 
 const small = corpusPath("general/samplefiles_pdflatex-outline.pdf");

@@ -2,10 +2,9 @@ import { spawn } from "node:child_process";
 import { get } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { corpusPath, createTempDir, waitFor } from "@octavo/testing";
+import { corpusPath, createTempDir, descendantsMatching, processesMatching, waitFor } from "@octavo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exited } from "./support/cluster.js";
-import { descendantsMatching, processesMatching } from "./support/processes.js";
 import { cliAccount, octavoCli, startServiceProcess } from "./support/service.js";
 import { freePort } from "./support/stack.js";
 

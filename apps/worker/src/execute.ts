@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { isSandboxed, prepareEngineOf, reusesSandbox } from "./operations.js";
+import { isSandboxed, prepareEngineOf, sandboxReuseOf } from "./operations.js";
 import type { ResidentEngines } from "./resident/resident-engines.js";
 import type { EngineTask, SandboxResult, SandboxTask } from "./sandbox/protocol.js";
 import type { Sandboxes } from "./sandbox/sandboxes.js";
@@ -17,6 +17,8 @@ export interface ExecuteOptions {
   onProgress: (fraction: number) => void;
   /** Stops the engines: the worker's shutdown, or the job ended elsewhere (canceled). */
   signal?: AbortSignal;
+  /** The job's account: a sandbox process kept for one account takes its jobs only (SandboxReuse). */
+  account: string;
 }
 
 function isSandboxTask(task: EngineTask): task is SandboxTask {
@@ -30,7 +32,7 @@ export function execute(
   options: ExecuteOptions,
 ): Promise<SandboxResult & { stderr?: string }> {
   if (isSandboxTask(task)) {
-    return runners.sandboxes.run(task, { ...options, reuse: reusesSandbox(task.operation) });
+    return runners.sandboxes.run(task, { ...options, reuse: sandboxReuseOf(task.operation) });
   }
   const prepareEngine = prepareEngineOf(task.operation);
   if (prepareEngine === undefined) return runners.resident.run(task, options);
@@ -40,7 +42,7 @@ export function execute(
     prepare: (inputs, signal) =>
       runners.sandboxes.run(
         { ...task, inputs, workDir: join(task.workDir, "prepare") },
-        { ...options, signal, reuse: false, engine: prepareEngine },
+        { ...options, signal, reuse: "none", engine: prepareEngine },
       ),
   });
 }

@@ -4,6 +4,7 @@ import {
   type OperationId,
   type ResidentEngine,
   type RunnerSpec,
+  type SandboxReuse,
 } from "@octavo/contracts";
 import type { SandboxEngine } from "./sandbox/protocol.js";
 
@@ -23,10 +24,9 @@ export function isSandboxed(operation: OperationId): operation is SandboxedOpera
   return catalogue[operation].runner.runner === "sandbox";
 }
 
-/** Whether the operation's sandbox process may take the next job (see RunnerSpec). */
-export function reusesSandbox(operation: SandboxedOperation): boolean {
-  const runner: Catalogue[OperationId]["runner"] = catalogue[operation].runner;
-  return runner.runner === "sandbox" && runner.reuse;
+/** Which job the operation's sandbox process may take next (see SandboxReuse). */
+export function sandboxReuseOf(operation: SandboxedOperation): SandboxReuse {
+  return catalogue[operation].runner.reuse;
 }
 
 /** The engine a sandbox calls for the operation, and whether it takes all inputs (named uploads included) at once. */
@@ -50,17 +50,17 @@ export function residentEngineOf(operation: ResidentOperation): ResidentEngine {
 
 /**
  * The engine modules a spare sandbox imports while it waits: those of the light operations among
- * `operations` that take a fresh process a job, whose jobs take milliseconds, so that importing the module
- * (Sign PDF's, 0.13 s) would otherwise be most of one; and the resident operations' prepare steps, which
- * always take a fresh process (Generate's templating, whose import takes 0.11 s). The heavy sandboxed
- * operations' imports are small beside their seconds.
+ * `operations` that take a fresh process a job (or an account's first job), whose jobs take milliseconds,
+ * so that importing the module (Sign PDF's, 0.13 s) would otherwise be most of one; and the resident
+ * operations' prepare steps, which always take a fresh process (Generate's templating, whose import takes
+ * 0.11 s). The heavy sandboxed operations' imports are small beside their seconds.
  */
 export function sparePreloads(operations: readonly OperationId[]): string[] {
   const modules = operations.flatMap((operation) => {
     const entry: Catalogue[OperationId] = catalogue[operation];
     const runner: RunnerSpec = entry.runner;
     if (runner.runner === "resident") return runner.prepare ? [runner.prepare.module] : [];
-    return !runner.reuse && entry.lane === "light" ? [runner.engine.module] : [];
+    return runner.reuse !== "any" && entry.lane === "light" ? [runner.engine.module] : [];
   });
   return [...new Set(modules)];
 }

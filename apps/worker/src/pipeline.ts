@@ -86,6 +86,7 @@ async function runStep(
       workDir,
     } as EngineTask;
     const result = await execute(task, run.runners, {
+      account: run.account,
       timeoutMs: remainingMs,
       onProgress: (fraction) =>
         run.onProgress((index + (batch + fraction) / batches.length) / run.steps.length),

@@ -143,6 +143,7 @@ async function startAndRun(
     }
 
     const running: ExecuteOptions = {
+      account: job.account_id,
       timeoutMs: ctx.config.jobTimeoutSeconds * 1000,
       onProgress: progressWriter(ctx, log),
       signal: signal ? AbortSignal.any([signal, endedElsewhere]) : endedElsewhere,

@@ -43,6 +43,11 @@ const WATCHDOG_EVERY_MS = 15_000;
 const SANDBOX_JOBS_PER_PROCESS = 500;
 /** ... or once its resident memory passes this after a job. */
 const SANDBOX_RESIDENT_BYTES = 768 * 1024 ** 2;
+/**
+ * A process kept for one account's next job (Fill form's, Read form's) ends after waiting this long: a
+ * batch's jobs arrive well within it, and what the process holds of the account's values goes with it.
+ */
+const SANDBOX_ACCOUNT_IDLE_MS = 30_000;
 
 /**
  * One BullMQ Worker per queue this process consumes. Job timeouts are ours (the sandbox kills the
@@ -105,6 +110,7 @@ export async function startWorkers(
     maxJobsPerProcess: SANDBOX_JOBS_PER_PROCESS,
     maxResidentBytes: SANDBOX_RESIDENT_BYTES,
     maxIdle: 2 * ctx.config.workerConcurrency,
+    accountIdleMs: SANDBOX_ACCOUNT_IDLE_MS,
     urlAllowlist: ctx.config.urlAllowlist,
     preload: sparePreloads(specs.map((spec) => spec.name).filter(isOperationId)),
   });

@@ -77,17 +77,26 @@ export interface EngineExport {
   readonly export: string;
 }
 
+/**
+ * Which job a sandbox process takes after one of this operation's (see RunnerSpec):
+ * - `any`: any operation's, any account's. The document was decoded only inside MuPDF's memory, erased
+ *   when the job ends, and in tool processes that exited (the structural operations).
+ * - `account`: the same account's only. JavaScript held the client's values and the document's text (Fill
+ *   form, Read form): garbage no job boundary can wipe, so it may be left only where the one who sent it
+ *   is the next to send a file. A process waiting with it ends soon (the worker's sandbox limits).
+ * - `none`: none; the process ends. Operations whose JavaScript holds a whole document's text and
+ *   images (layout analysis, the Office writers, PDF/A checks), or that decode images in native code
+ *   inside the process (sharp), where a hostile file could leave more than garbage behind.
+ */
+export type SandboxReuse = "any" | "account" | "none";
+
 export type RunnerSpec =
   /**
    * A sandbox process: no credentials, a capped heap, native tools in processes of their own under
    * their own limits, and a fresh MuPDF (WebAssembly) instance for every job, whose memory is erased
-   * when the job ends. `reuse`: the process then takes the next job. That is safe where the document
-   * is decoded only inside MuPDF's memory and in tool processes that exit (the structural operations).
-   * Not reused: operations whose JavaScript holds the document's text and images (layout analysis, the
-   * Office writers, PDF/A checks), or that decode images in native code inside the process (sharp);
-   * garbage no job boundary can wipe, so each of their jobs gets a fresh process, and an end.
+   * when the job ends. `reuse`: which job the process may take next.
    */
-  | { readonly runner: "sandbox"; readonly reuse: boolean; readonly engine: EngineExport }
+  | { readonly runner: "sandbox"; readonly reuse: SandboxReuse; readonly engine: EngineExport }
   /**
    * Warm LibreOffice or Chromium, whose own processes parse the file under their own limits. `prepare`: a
    * sandbox engine (in a fresh process) that first turns the inputs into what the resident engine takes, as
@@ -163,18 +172,16 @@ const pdf = [".pdf"] as const;
 const onePdf: FileRule = { min: 1, max: 1, extensions: pdf };
 const upToTen = (extensions: readonly string[]): FileRule => ({ min: 1, max: 10, extensions });
 
-/**
- * A structural edit: the document is decoded only inside MuPDF's memory and tools that exit, so the
- * sandbox process takes the next job.
- */
-function reusedSandbox(module: string, exported: string) {
-  return { runner: "sandbox", reuse: true, engine: { module, export: exported } } as const;
+function sandboxOf(reuse: SandboxReuse, module: string, exported: string) {
+  return { runner: "sandbox", reuse, engine: { module, export: exported } } as const;
 }
 
+/** A structural edit: the document is decoded only inside MuPDF's memory and tools that exit. */
+const reusedSandbox = (module: string, exported: string) => sandboxOf("any", module, exported);
+/** The client's values and the form's own text pass through JavaScript: reused for the same account only. */
+const accountSandbox = (module: string, exported: string) => sandboxOf("account", module, exported);
 /** JavaScript holds the document's text or pixels, or sharp decodes images in-process: a process a job. */
-function freshSandbox(module: string, exported: string) {
-  return { runner: "sandbox", reuse: false, engine: { module, export: exported } } as const;
-}
+const freshSandbox = (module: string, exported: string) => sandboxOf("none", module, exported);
 
 const onePdfOut: OperationOutput = { extension: ".pdf", count: "one" };
 const pdfPerInput: OperationOutput = { extension: ".pdf", count: "per-input" };
@@ -723,7 +730,7 @@ export const catalogue = {
     output: { extension: ".json", count: "per-input", document: { name: "FormReport", schema: FormReport } },
     lane: "light",
     // The field values, the document's own text, are read in JavaScript.
-    runner: freshSandbox("@octavo/edit/forms/read-form", "readForm"),
+    runner: accountSandbox("@octavo/edit/forms/read-form", "readForm"),
     workerClass: "pdf",
     programs: pdfInput,
   },
@@ -743,7 +750,7 @@ export const catalogue = {
     output: pdfPerInput,
     lane: "light",
     // The values pass through JavaScript, and the fonts that draw them.
-    runner: freshSandbox("@octavo/edit/forms/fill-form", "fillForm"),
+    runner: accountSandbox("@octavo/edit/forms/fill-form", "fillForm"),
     workerClass: "pdf",
     programs: pdfInput,
   },

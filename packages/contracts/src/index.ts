@@ -6,6 +6,7 @@ export {
   type OperationClass,
   type ResidentEngine,
   type RunnerSpec,
+  type SandboxReuse,
 } from "./catalogue.js";
 export { durationInWords } from "./durations.js";
 export {

@@ -1,6 +1,8 @@
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { JobFailure, withPdf } from "@octavo/engines";
 import type { Mupdf } from "@octavo/mupdf";
+import { childrenMatching, contentBombPdf, waitFor } from "@octavo/testing";
 import { describe, expect, it } from "vitest";
 import { type WatermarkOptions, watermark } from "../src/watermark.js";
 import {
@@ -223,6 +225,22 @@ describe("watermark", () => {
     expect(failure.code).toBe("invalid_input");
     expect(failure.message).toContain("3-9");
     expect(failure.message).toContain("4 pages");
+  });
+
+  it("stops the source's qpdf check when the job is refused, leaving no qpdf behind", async () => {
+    // One page whose content inflates to 200 MB: the qpdf --check that starts beside the edit reads it for
+    // seconds, and a page range past its end is refused at once.
+    const path = join((await context()).workDir, "one-page.pdf");
+    await writeFile(path, contentBombPdf(200 * 1024 ** 2));
+    const failure = await failureOf(
+      watermark({ path, name: "one-page.pdf" }, options({ pages: "2" }), await context()),
+    );
+    expect(failure.code).toBe("invalid_input");
+    await waitFor(
+      "the source's qpdf --check to be stopped",
+      () => (childrenMatching(process.pid, `--check --show-npages ${path}`).length === 0 ? true : undefined),
+      1000,
+    );
   });
 
   it("draws Greek, Cyrillic and CJK text, and names the characters no font has", async () => {

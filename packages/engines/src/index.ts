@@ -17,7 +17,7 @@ export { type SplitOptions, split } from "./operations/split.js";
 export { type UnlockOptions, unlock } from "./operations/unlock.js";
 export { type PageRange, parsePageRanges, requireWithin, selectPages } from "./page-ranges.js";
 export { findProgram } from "./programs.js";
-export { qpdf, qpdfCheck } from "./qpdf.js";
+export { qpdf, qpdfCheck, qpdfPageCount } from "./qpdf.js";
 export type { Assessment } from "./repair/assess.js";
 export { type Acceptance, type Candidate, RepairCascade } from "./repair/cascade.js";
 export { type Rewrite, rewriteWithMupdf, rewriteWithQpdf } from "./rewrite.js";

@@ -22,6 +22,7 @@ export {
   manyPagesPdf,
   nestedFormsPdf,
 } from "./hostile-pdfs.js";
+export { childrenMatching, descendantsMatching, processesMatching } from "./processes.js";
 export { promtoolProblems, sample } from "./prometheus.js";
 export { type S3Request, type S3Server, s3Env, startS3Server } from "./s3-server.js";
 export { rejectionOf, runTool, type ToolResult } from "./tools.js";
