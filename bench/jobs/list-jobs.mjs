@@ -99,9 +99,10 @@ for (const kind of ["sqlite", "postgres"]) {
       `\n${kind}: ${JOBS} jobs of one account, ${JOBS / 5} of another (filled in ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
     );
     const jobs = new JobService(handle, { enqueueJob: async () => undefined });
+    const owner = { accountId, mode: "live" };
 
     // A cursor deep in the list: the last job of page 2,500 of 20.
-    const deep = await jobs.list(accountId, { limit: 100, createdBefore: "2026-10-01T00:00:00.000Z" });
+    const deep = await jobs.list(owner, { limit: 100, createdBefore: "2026-10-01T00:00:00.000Z" });
     const shapes = {
       "first page": {},
       "status=failed": { status: "failed" },
@@ -119,14 +120,14 @@ for (const kind of ["sqlite", "postgres"]) {
       const times = [];
       for (let run = 0; run < RUNS; run += 1) {
         const started = process.hrtime.bigint();
-        const page = await jobs.list(accountId, { limit: 20, ...filter });
+        const page = await jobs.list(owner, { limit: 20, ...filter });
         await Promise.all(page.jobs.map((job) => jobView(job, undefined, links, new Date())));
         times.push(Number(process.hrtime.bigint() - started) / 1e6);
       }
       times.sort((a, b) => a - b);
       // The repository's own query for this request (a cursor is the position of the job it names).
       const { cursor, ...rest } = filter;
-      const query = jobsOfAccountQuery(kyselyOf(handle), accountId, {
+      const query = jobsOfAccountQuery(kyselyOf(handle), owner, {
         ...rest,
         ...(cursor ? { after } : {}),
         limit: 21,

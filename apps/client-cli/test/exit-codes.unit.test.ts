@@ -24,6 +24,7 @@ const job = {
   progress: 0,
   operation: "compress",
   credits: 2,
+  livemode: true,
   createdAt: "2025-01-01T00:00:00.000Z",
   error: "password_required",
   message: "The PDF needs a password.",

@@ -21,7 +21,7 @@ export { type FormFieldReport, FormReport, formFieldTypes, formKinds } from "./f
 export { nestedDeeperThan } from "./json-depth.js";
 export { type Lane, laneOf, queueConcurrency } from "./lanes.js";
 export {
-  apiKeyPrefix,
+  apiKeyPrefixes,
   imageInputLimits,
   imageRenderLimits,
   inputLimits,

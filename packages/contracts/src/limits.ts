@@ -78,4 +78,5 @@ export const imageInputLimits = {
 } as const;
 
 export const webhookSignatureHeader = "SVC-Signature";
-export const apiKeyPrefix = "svc_live_";
+/** What an API key starts with, by its mode; the mode itself is stored with the key's hash. */
+export const apiKeyPrefixes = { live: "svc_live_", test: "svc_test_" } as const;

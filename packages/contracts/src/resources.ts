@@ -97,6 +97,10 @@ export const Job = Type.Object(
     progress: Type.Number({ minimum: 0, maximum: 1, description: "From 0 to 1; 1 when done." }),
     operation: literals(jobKinds, "The operation the job runs; pipeline for a job of POST /v1/pipeline."),
     credits: count("Credits the job costs if it succeeds; a failed job costs nothing."),
+    livemode: Type.Boolean({
+      description:
+        "false for a job of a test key (svc_test_…): it runs the real engines but is never charged, and only the account's test keys see it; true for a live key's job.",
+    }),
     createdAt: dateTime("When the job was accepted."),
     startedAt: Type.Optional(dateTime("When the job started running.")),
     finishedAt: Type.Optional(dateTime("When the job ended, done or failed.")),

@@ -1,5 +1,5 @@
 import { type PlanId, plans } from "@octavo/contracts";
-import type { DatabaseHandle } from "@octavo/db";
+import type { DatabaseHandle, KeyMode } from "@octavo/db";
 import {
   anyAccountExists,
   findAccountByEmail,
@@ -66,6 +66,8 @@ export function isEmailAddress(normalized: string): boolean {
 export interface ApiKeySummary {
   id: string;
   prefix: string;
+  /** Test keys' jobs run uncharged and apart from live ones. */
+  mode: KeyMode;
   label: string | null;
   createdAt: string;
   lastUsedAt: string | null;
@@ -73,7 +75,7 @@ export interface ApiKeySummary {
 }
 
 export type Authentication =
-  | { ok: true; accountId: string; keyId: string }
+  | { ok: true; accountId: string; keyId: string; mode: KeyMode }
   | { ok: false; reason: "malformed" | "unknown" | "revoked" };
 
 /** Accounts, API keys and credit adjustments: what the CLI (and later the dashboard) manage. */
@@ -210,20 +212,22 @@ export class AccountService {
   async createKey(
     accountId: string,
     label: string | null = null,
+    mode: KeyMode = "live",
     now = new Date(),
-  ): Promise<{ id: string; apiKey: string; prefix: string }> {
+  ): Promise<{ id: string; apiKey: string; prefix: string; mode: KeyMode }> {
     await this.requireAccount(accountId);
-    const key = generateApiKey();
+    const key = generateApiKey(mode);
     const id = newId();
     await insertApiKey(kyselyOf(this.database), {
       id,
       account_id: accountId,
       prefix: key.prefix,
       hash: key.hash,
+      mode,
       label,
       created_at: toIso(now),
     });
-    return { id, apiKey: key.key, prefix: key.prefix };
+    return { id, apiKey: key.key, prefix: key.prefix, mode };
   }
 
   async listKeys(accountId: string): Promise<ApiKeySummary[]> {
@@ -232,6 +236,7 @@ export class AccountService {
     return rows.map((row) => ({
       id: row.id,
       prefix: row.prefix,
+      mode: row.mode,
       label: row.label,
       createdAt: row.created_at,
       lastUsedAt: row.last_used_at,
@@ -252,6 +257,7 @@ export class AccountService {
     if (!key) return { ok: false, reason: "unknown" };
     if (key.revoked_at) return { ok: false, reason: "revoked" };
     await touchApiKey(kyselyOf(this.database), key.id, toIso(now), toIso(new Date(now.getTime() - 60_000)));
-    return { ok: true, accountId: key.account_id, keyId: key.id };
+    // The stored mode, not the prefix: a key is what its row says it is.
+    return { ok: true, accountId: key.account_id, keyId: key.id, mode: key.mode };
   }
 }

@@ -1,6 +1,12 @@
 import type { JobErrorCode, JobKind, Output, PlanId } from "@octavo/contracts";
 import type { DatabaseHandle, JobFileRow, JobStatus } from "@octavo/db";
-import { creditsPerDay, kyselyOf, listJobsOfAccount, listOutputsOfJobs } from "@octavo/db/repositories";
+import {
+  creditsPerDay,
+  type JobOwner,
+  kyselyOf,
+  listJobsOfAccount,
+  listOutputsOfJobs,
+} from "@octavo/db/repositories";
 import type { DownloadLinks } from "./download-links.js";
 import { billingPeriodOf } from "./time.js";
 import { jobView } from "./views.js";
@@ -62,16 +68,16 @@ export interface RecentJob {
   outputs: Output[];
 }
 
-/** The account's jobs, newest first (at most MAX_RECENT_JOBS), with download links for their outputs. */
+/** The owner's jobs, newest first (at most MAX_RECENT_JOBS), with download links for their outputs. */
 export async function recentJobs(
   database: DatabaseHandle,
   links: DownloadLinks,
-  accountId: string,
+  owner: JobOwner,
   options: { status?: JobStatus | undefined; limit: number; now: Date },
 ): Promise<RecentJob[]> {
   const limit = Math.min(MAX_RECENT_JOBS, Math.max(1, Math.floor(options.limit) || 1));
   const db = kyselyOf(database);
-  const jobs = await listJobsOfAccount(db, accountId, { status: options.status, limit });
+  const jobs = await listJobsOfAccount(db, owner, { status: options.status, limit });
   const outputsByJob = new Map<string, JobFileRow[]>();
   for (const file of await listOutputsOfJobs(
     db,

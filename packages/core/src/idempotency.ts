@@ -1,5 +1,5 @@
-import type { DatabaseHandle } from "@octavo/db";
-import { deleteIdempotencyKey, findIdempotencyKey, kyselyOf } from "@octavo/db/repositories";
+import type { DatabaseHandle, KeyMode } from "@octavo/db";
+import { deleteIdempotencyKey, findIdempotencyKey, type JobOwner, kyselyOf } from "@octavo/db/repositories";
 
 /** How long a key stays bound to its first request (Stripe keeps them at least 24 hours too). */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -8,6 +8,14 @@ export type IdempotencyOutcome =
   | { kind: "proceed" }
   | { kind: "replay"; status: number; body: string }
   | { kind: "conflict"; reason: string };
+
+/**
+ * The key as stored: a test key's keys under a prefix no header can send (the header takes printable
+ * ASCII only), so a test request never replays a live one's answer, nor the other way round.
+ */
+export function storedIdempotencyKey(mode: KeyMode, key: string): string {
+  return mode === "live" ? key : `\u001ftest:${key}`;
+}
 
 /** A request whose Idempotency-Key another request claimed while this one was being read. */
 export class IdempotencyConflictError extends Error {
@@ -27,16 +35,17 @@ export class IdempotencyService {
   constructor(private readonly database: DatabaseHandle) {}
 
   async lookup(
-    accountId: string,
+    owner: JobOwner,
     key: string,
     fingerprint: string,
     now = new Date(),
   ): Promise<IdempotencyOutcome> {
     const db = kyselyOf(this.database);
-    const existing = await findIdempotencyKey(db, accountId, key);
+    const stored = storedIdempotencyKey(owner.mode, key);
+    const existing = await findIdempotencyKey(db, owner.accountId, stored);
     if (!existing) return { kind: "proceed" };
     if (Date.parse(existing.created_at) < now.getTime() - IDEMPOTENCY_RETENTION_MS) {
-      await deleteIdempotencyKey(db, accountId, key);
+      await deleteIdempotencyKey(db, owner.accountId, stored);
       return { kind: "proceed" };
     }
     if (existing.fingerprint !== fingerprint) {

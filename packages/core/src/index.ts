@@ -1,3 +1,5 @@
+/** Whose jobs a caller sees and makes: its account's, of its key's mode. */
+export type { JobOwner } from "@octavo/db/repositories";
 export {
   AccountError,
   AccountService,
@@ -78,7 +80,6 @@ export {
   splitSecretOptions,
 } from "./secret-options.js";
 export {
-  API_KEY_PREFIX,
   generateApiKey,
   generateWebhookSecret,
   hashApiKey,

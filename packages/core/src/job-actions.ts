@@ -1,5 +1,6 @@
 import { ApiError } from "@octavo/contracts";
 import type { JobFileRow, JobRow } from "@octavo/db";
+import type { JobOwner } from "@octavo/db/repositories";
 import { followJobEnd, type JobEndPorts } from "./job-end.js";
 import type { JobService } from "./jobs.js";
 
@@ -21,9 +22,12 @@ export class JobActions {
     private readonly ports: JobActionPorts,
   ) {}
 
-  /** The caller's job; an unknown id, a malformed one and another account's job all answer 404 alike. */
-  async own(accountId: string, jobId: string): Promise<JobRow> {
-    const job = UUID.test(jobId) ? await this.jobs.findForAccount(jobId.toLowerCase(), accountId) : undefined;
+  /**
+   * The caller's job; an unknown id, a malformed one, another account's job and a job of the other mode
+   * (a test key's, to a live key) all answer 404 alike.
+   */
+  async own(owner: JobOwner, jobId: string): Promise<JobRow> {
+    const job = UUID.test(jobId) ? await this.jobs.findForAccount(jobId.toLowerCase(), owner) : undefined;
     if (!job) throw new ApiError("not_found", "There is no job with this id.", `job_id: ${jobId}`);
     return job;
   }
@@ -33,8 +37,8 @@ export class JobActions {
    * queue, its webhook goes out and a worker running it stops. A job that ended first (even by a hair)
    * keeps its outcome: 409 job_finished.
    */
-  async cancel(accountId: string, jobId: string): Promise<JobRow> {
-    const cancellation = await this.jobs.cancel(await this.own(accountId, jobId));
+  async cancel(owner: JobOwner, jobId: string): Promise<JobRow> {
+    const cancellation = await this.jobs.cancel(await this.own(owner, jobId));
     if (cancellation.kind === "finished") {
       throw new ApiError(
         "job_finished",
@@ -51,8 +55,8 @@ export class JobActions {
    * A finished job's results go at once instead of after the hour; the job stays, for its status and
    * its credits. Deleting again does the same. A job still queued or running: 409 job_not_finished.
    */
-  async deleteResults(accountId: string, jobId: string): Promise<void> {
-    const job = await this.own(accountId, jobId);
+  async deleteResults(owner: JobOwner, jobId: string): Promise<void> {
+    const job = await this.own(owner, jobId);
     const stored = await this.jobs.deleteResults(job);
     if (stored === undefined) {
       throw new ApiError(

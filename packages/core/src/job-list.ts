@@ -1,5 +1,10 @@
 import type { Db, JobRow } from "@octavo/db";
-import { type JobListFilter, type JobPosition, listJobsOfAccount } from "@octavo/db/repositories";
+import {
+  type JobListFilter,
+  type JobOwner,
+  type JobPosition,
+  listJobsOfAccount,
+} from "@octavo/db/repositories";
 
 /** A cursor that is not one this service handed out (or was altered). */
 export class InvalidCursorError extends Error {
@@ -37,10 +42,10 @@ export function decodeCursor(cursor: string): JobPosition {
   throw new InvalidCursorError("cursor: not a cursor this API returned; pass nextCursor unchanged");
 }
 
-/** A page of the account's jobs: one row more than asked tells whether another page follows. */
-export async function listJobs(db: Db, accountId: string, query: JobListQuery): Promise<JobPage> {
+/** A page of the owner's jobs: one row more than asked tells whether another page follows. */
+export async function listJobs(db: Db, owner: JobOwner, query: JobListQuery): Promise<JobPage> {
   const { cursor, limit, ...filter } = query;
-  const rows = await listJobsOfAccount(db, accountId, {
+  const rows = await listJobsOfAccount(db, owner, {
     ...filter,
     after: cursor === undefined ? undefined : decodeCursor(cursor),
     limit: limit + 1,

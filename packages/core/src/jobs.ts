@@ -9,7 +9,7 @@ import {
   planIds,
   plans,
 } from "@octavo/contracts";
-import type { DatabaseHandle, Db, JobFileRow, JobRow } from "@octavo/db";
+import type { DatabaseHandle, Db, JobFileRow, JobRow, KeyMode } from "@octavo/db";
 import {
   claimIdempotencyKey,
   countUnfinishedJobs,
@@ -21,6 +21,7 @@ import {
   insertJob,
   insertJobFiles,
   insertLedgerEntry,
+  type JobOwner,
   kyselyOf,
   listJobFiles,
   listOutputsOfJobs,
@@ -35,7 +36,7 @@ import {
   updateJobSteps,
 } from "@octavo/db/repositories";
 import { isPlanId } from "./accounts.js";
-import { IdempotencyConflictError } from "./idempotency.js";
+import { IdempotencyConflictError, storedIdempotencyKey } from "./idempotency.js";
 import { type JobListQuery, type JobPage, listJobs } from "./job-list.js";
 import { billingPeriodOf, newId, toIso } from "./time.js";
 import { usageIn } from "./usage.js";
@@ -80,6 +81,8 @@ export interface NewJob {
   /** Chosen before the upload, so inputs are stored under the job's own keys. */
   id: string;
   accountId: string;
+  /** The mode of the key that sent it: a test job is never charged, and only test keys see it. */
+  mode: KeyMode;
   plan: PlanId;
   /** One operation, or "pipeline" (its steps in `options.steps`, and in `steps`). */
   operation: JobKind;
@@ -171,8 +174,9 @@ export class JobService {
   ) {}
 
   /** A cheap refusal before any upload is read; the authoritative check is `accept`'s. */
-  async checkCredits(accountId: string, plan: PlanId, needed: number, now = new Date()): Promise<void> {
-    if (plans[plan].overageUsdPer1000Credits !== null) return;
+  async checkCredits(owner: JobOwner, plan: PlanId, needed: number, now = new Date()): Promise<void> {
+    if (owner.mode === "test" || plans[plan].overageUsdPer1000Credits !== null) return;
+    const { accountId } = owner;
     const usage = await usageIn(kyselyOf(this.database), accountId, plan, now);
     if (usage.creditsRemaining < needed)
       throw new QuotaExceededError(usage.creditsRemaining, needed, usage.periodEnd);
@@ -191,7 +195,8 @@ export class JobService {
       .transaction()
       .execute(async (trx) => {
         await lockAccount(trx, this.database.dialect, job.accountId);
-        if (plans[job.plan].overageUsdPer1000Credits === null) {
+        // A test job reserves nothing and is never charged (reservedCredits and settle leave it out).
+        if (job.mode === "live" && plans[job.plan].overageUsdPer1000Credits === null) {
           const usage = await usageIn(trx, job.accountId, job.plan, now);
           if (usage.creditsRemaining < credits)
             throw new QuotaExceededError(usage.creditsRemaining, credits, usage.periodEnd);
@@ -199,6 +204,7 @@ export class JobService {
         const row: JobRow = {
           id: job.id,
           account_id: job.accountId,
+          mode: job.mode,
           operation: job.operation,
           options: JSON.stringify(job.options),
           status: "queued",
@@ -225,7 +231,7 @@ export class JobService {
         if (job.idempotency) {
           const claimed = await claimIdempotencyKey(trx, {
             accountId: job.accountId,
-            key: job.idempotency.key,
+            key: storedIdempotencyKey(job.mode, job.idempotency.key),
             fingerprint: job.idempotency.fingerprint,
             status: job.idempotency.answer.status,
             body: JSON.stringify(job.idempotency.answer.body),
@@ -259,14 +265,14 @@ export class JobService {
     return findJob(kyselyOf(this.database), jobId);
   }
 
-  /** The job of this account, or undefined (unknown, or another account's: they look the same). */
-  findForAccount(jobId: string, accountId: string): Promise<JobRow | undefined> {
-    return findJobForAccount(kyselyOf(this.database), jobId, accountId);
+  /** The owner's job, or undefined (unknown, another account's or the other mode's: they look the same). */
+  findForAccount(jobId: string, owner: JobOwner): Promise<JobRow | undefined> {
+    return findJobForAccount(kyselyOf(this.database), jobId, owner);
   }
 
-  /** A page of the account's jobs, newest first (GET /v1/jobs); throws InvalidCursorError. */
-  list(accountId: string, query: JobListQuery): Promise<JobPage> {
-    return listJobs(kyselyOf(this.database), accountId, query);
+  /** A page of the owner's jobs, newest first (GET /v1/jobs); throws InvalidCursorError. */
+  list(owner: JobOwner, query: JobListQuery): Promise<JobPage> {
+    return listJobs(kyselyOf(this.database), owner, query);
   }
 
   /** The outputs of many jobs in one query, by job id. */
@@ -357,6 +363,9 @@ export class JobService {
         if (!job) return undefined;
         if (outcome.status === "done") {
           await insertJobFiles(trx, filesOf(job.id, "output", outcome.outputs, finishedAt));
+        }
+        // A test job is never charged: the ledger records none.
+        if (outcome.status === "done" && job.mode === "live") {
           await insertLedgerEntry(trx, {
             id: newId(),
             account_id: job.account_id,

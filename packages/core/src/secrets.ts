@@ -6,12 +6,13 @@ import {
   randomBytes,
   timingSafeEqual,
 } from "node:crypto";
+import { apiKeyPrefixes } from "@octavo/contracts";
+import type { KeyMode } from "@octavo/db";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-export const API_KEY_PREFIX = "svc_live_";
 /** 43 base62 characters carry 256 bits. */
 const API_KEY_RANDOM_LENGTH = 43;
-const API_KEY_SHAPE = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${API_KEY_RANDOM_LENGTH}}$`);
+const API_KEY_SHAPE = new RegExp(`^svc_(live|test)_[0-9A-Za-z]{${API_KEY_RANDOM_LENGTH}}$`);
 
 /** Unbiased base62: bytes above the largest multiple of 62 are rejected, not folded. */
 function randomBase62(length: number): string {
@@ -27,15 +28,16 @@ function randomBase62(length: number): string {
 export interface NewApiKey {
   /** Shown once, never stored. */
   key: string;
-  /** Stored: identifies the key in lists (`svc_live_AbCd1234`). */
+  /** Stored: identifies the key in lists (`svc_live_AbCd1234`, `svc_test_…`). */
   prefix: string;
   /** Stored: SHA-256 of the key. The key has 256 random bits, so a fast hash is enough. */
   hash: string;
 }
 
-export function generateApiKey(): NewApiKey {
-  const key = `${API_KEY_PREFIX}${randomBase62(API_KEY_RANDOM_LENGTH)}`;
-  return { key, prefix: key.slice(0, API_KEY_PREFIX.length + 8), hash: hashApiKey(key) };
+export function generateApiKey(mode: KeyMode = "live"): NewApiKey {
+  const prefix = apiKeyPrefixes[mode];
+  const key = `${prefix}${randomBase62(API_KEY_RANDOM_LENGTH)}`;
+  return { key, prefix: key.slice(0, prefix.length + 8), hash: hashApiKey(key) };
 }
 
 export function hashApiKey(key: string): string {

@@ -18,6 +18,7 @@ export async function jobView(
     progress: job.status === "done" ? 1 : job.progress,
     operation: job.operation as JobKind,
     credits: job.credits,
+    livemode: job.mode === "live",
     createdAt: job.created_at,
   };
   if (job.started_at) view.startedAt = job.started_at;

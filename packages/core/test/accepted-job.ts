@@ -13,6 +13,7 @@ export async function acceptJob(
     {
       id,
       accountId,
+      mode: "live",
       plan: "business",
       operation,
       options: {},

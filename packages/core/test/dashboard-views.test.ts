@@ -173,7 +173,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard views on %s", (ki
       finishedAt: "2026-12-04T11:00:02.000Z",
     });
 
-    const list = await recentJobs(handle, links, mine, { limit: 4, now: later });
+    const list = await recentJobs(handle, links, { accountId: mine, mode: "live" }, { limit: 4, now: later });
     expect(list.map((entry) => entry.id)).toEqual([queued, failed, done, expired]);
     const [queuedView, failedView, doneView, expiredView] = list;
 
@@ -215,16 +215,40 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard views on %s", (ki
     ]);
 
     // Filtering by status, and isolation however the list is asked for.
-    const failedOnly = await recentJobs(handle, links, mine, { status: "failed", limit: 50, now: later });
+    const failedOnly = await recentJobs(
+      handle,
+      links,
+      { accountId: mine, mode: "live" },
+      { status: "failed", limit: 50, now: later },
+    );
     expect(failedOnly.every((entry) => entry.status === "failed")).toBe(true);
     expect(failedOnly.map((entry) => entry.id)).toContain(failed);
-    const everything = await recentJobs(handle, links, mine, { limit: 1000, now: later });
+    const everything = await recentJobs(
+      handle,
+      links,
+      { accountId: mine, mode: "live" },
+      { limit: 1000, now: later },
+    );
     expect(everything.length).toBeLessThanOrEqual(MAX_RECENT_JOBS);
     expect(everything.map((entry) => entry.id)).not.toContain(foreign);
-    const theirsList = await recentJobs(handle, links, theirs, { limit: 50, now: later });
+    const theirsList = await recentJobs(
+      handle,
+      links,
+      { accountId: theirs, mode: "live" },
+      { limit: 50, now: later },
+    );
     expect(theirsList.map((entry) => entry.id)).toContain(foreign);
     expect(theirsList.map((entry) => entry.id)).not.toContain(done);
-    expect(await recentJobs(handle, links, "no-such-account", { limit: 10, now: later })).toEqual([]);
-    expect(await recentJobs(handle, links, mine, { limit: 0, now: later })).toHaveLength(1);
+    expect(
+      await recentJobs(
+        handle,
+        links,
+        { accountId: "no-such-account", mode: "live" },
+        { limit: 10, now: later },
+      ),
+    ).toEqual([]);
+    expect(
+      await recentJobs(handle, links, { accountId: mine, mode: "live" }, { limit: 0, now: later }),
+    ).toHaveLength(1);
   });
 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AccountService,
   IdempotencyConflictError,
+  type JobOwner,
   JobService,
   type NewJob,
   newId,
@@ -47,11 +48,13 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
   let accounts: AccountService;
   let account: string;
 
+  const live = (accountId: string): JobOwner => ({ accountId, mode: "live" });
   const newJob = (overrides: Partial<NewJob> = {}): NewJob => {
     const id = newId();
     return {
       id,
       accountId: account,
+      mode: "live",
       plan: "business",
       operation: "rotate",
       options: { angle: 90 },
@@ -116,7 +119,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     await jobs.accept(later, now);
     expect(queue.placeOf(later.id)).toBe(3);
     // Queued again (its message lost), a job takes the place it had among the jobs before it.
-    const lost = (await jobs.findForAccount(burst[2]?.id ?? "", mine)) as JobRow;
+    const lost = (await jobs.findForAccount(burst[2]?.id ?? "", live(mine))) as JobRow;
     await jobs.enqueueAgain(lost);
     expect(queue.placeOf(lost.id)).toBe(2);
   });
@@ -169,7 +172,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     } finally {
       queue.down = false;
     }
-    expect(await jobs.findForAccount(job.id, account)).toMatchObject({ status: "queued" });
+    expect(await jobs.findForAccount(job.id, live(account))).toMatchObject({ status: "queued" });
   });
 
   it("binds an Idempotency-Key in the job's transaction: a second job with the key leaves nothing", async () => {
@@ -182,7 +185,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     await jobs.accept(first, now);
     const second = newJob({ idempotency });
     await expect(jobs.accept(second, now)).rejects.toBeInstanceOf(IdempotencyConflictError);
-    expect(await jobs.findForAccount(second.id, account)).toBeUndefined();
+    expect(await jobs.findForAccount(second.id, live(account))).toBeUndefined();
     expect(await jobs.files(second.id, "input")).toEqual([]);
   });
 
@@ -191,9 +194,33 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     const allowance = plans.free.creditsPerMonth;
     await accounts.adjustCredits(free, -allowance, "spent", now);
     const job = newJob({ accountId: free, plan: "free", webhookUrl: undefined });
-    await expect(jobs.checkCredits(free, "free", 1, now)).rejects.toBeInstanceOf(QuotaExceededError);
+    await expect(jobs.checkCredits(live(free), "free", 1, now)).rejects.toBeInstanceOf(QuotaExceededError);
     await expect(jobs.accept(job, now)).rejects.toBeInstanceOf(QuotaExceededError);
-    expect(await jobs.findForAccount(job.id, free)).toBeUndefined();
+    expect(await jobs.findForAccount(job.id, live(free))).toBeUndefined();
+  });
+
+  it("runs a test key's job uncharged, even past a Free account's credits, seen by test keys only", async () => {
+    const free = (await accounts.createAccount(`test-mode-${newId()}@example.com`, "free", now)).accountId;
+    await accounts.adjustCredits(free, -plans.free.creditsPerMonth, "spent", now);
+    const test: JobOwner = { accountId: free, mode: "test" };
+    const before = await usageOf(handle, free, "free", now);
+    await jobs.checkCredits(test, "free", 1, now);
+    const job = newJob({ accountId: free, plan: "free", mode: "test", webhookUrl: undefined });
+    const { job: row } = await jobs.accept(job, now);
+    expect(row).toMatchObject({ mode: "test", credits: 1, status: "queued" });
+    // Nothing reserved while it runs, nothing charged when it is done: no ledger entry.
+    expect((await usageOf(handle, free, "free", now)).creditsReserved).toBe(before.creditsReserved);
+    const started = await startedJob(jobs, job.id, "rotate", now);
+    await jobs.settle(started, { status: "done", outputs: output(job.id), work: { engine: "qpdf" } }, now);
+    expect(
+      await kyselyOf(handle).selectFrom("credit_ledger").selectAll().where("job_id", "=", job.id).execute(),
+    ).toEqual([]);
+    expect(await usageOf(handle, free, "free", now)).toEqual(before);
+    // Only the account's test keys see it, by id or in the list; its live keys do not.
+    expect(await jobs.findForAccount(job.id, test)).toMatchObject({ status: "done" });
+    expect(await jobs.findForAccount(job.id, live(free))).toBeUndefined();
+    expect((await jobs.list(test, { limit: 10 })).jobs.map((found) => found.id)).toEqual([job.id]);
+    expect((await jobs.list(live(free), { limit: 10 })).jobs).toEqual([]);
   });
 
   it("runs a job reading its row once, and settles it with outputs, charge and webhook in one go", async () => {
@@ -256,7 +283,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
       { status: "failed", code: "invalid_input", message: "not a PDF" },
       now,
     );
-    expect(await jobs.findForAccount(job.id, account)).toMatchObject({
+    expect(await jobs.findForAccount(job.id, live(account))).toMatchObject({
       status: "failed",
       error_code: "invalid_input",
     });
@@ -288,7 +315,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     const job = newJob();
     await jobs.accept(job, now);
     const reservedBefore = (await usageOf(handle, account, "business", now)).creditsReserved;
-    const row = await jobs.findForAccount(job.id, account);
+    const row = await jobs.findForAccount(job.id, live(account));
     if (!row) throw new Error("no row");
     const cancellation = await jobs.cancel(row, now);
     expect(cancellation.kind).toBe("canceled");
@@ -324,7 +351,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     expect(refused).toBeUndefined();
     expect(await jobs.files(second.id, "output")).toEqual([]);
     expect(await chargesOf(second.id)).toEqual([]);
-    expect(await jobs.findForAccount(second.id, account)).toMatchObject({
+    expect(await jobs.findForAccount(second.id, live(account))).toMatchObject({
       status: "failed",
       error_code: "canceled",
     });
@@ -350,7 +377,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     await jobs.filesDeleted(stored ?? [], now);
     const later = new Date(now.getTime() + 60_000);
     expect(await jobs.deleteResults(settled.job, later)).toEqual([]);
-    const row = await jobs.findForAccount(job.id, account);
+    const row = await jobs.findForAccount(job.id, live(account));
     // The first deletion's time is kept; the job keeps its status and its charge.
     expect(row).toMatchObject({ status: "done", results_deleted_at: now.toISOString() });
     expect(await chargesOf(job.id)).toHaveLength(1);

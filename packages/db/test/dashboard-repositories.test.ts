@@ -93,6 +93,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard repositories on %
     const down = await migrator.migrateTo("003-job-results");
     expect(down.error).toBeUndefined();
     expect(down.results?.map((result) => result.migrationName)).toEqual([
+      "011-test-mode",
       "010-named-inputs",
       "009-pipeline-steps",
       "008-deleted-results",
@@ -115,6 +116,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard repositories on %
       "008-deleted-results",
       "009-pipeline-steps",
       "010-named-inputs",
+      "011-test-mode",
     ]);
     expect((await findAccountById(kyselyOf(handle), "a1"))?.password_hash).toBeNull();
   });
@@ -187,21 +189,33 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("dashboard repositories on %
     await insertJobFiles(kyselyOf(handle), [{ ...output("j1", 0), id: "j1-in", role: "input" }]);
 
     const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
-    expect(ids(await listJobsOfAccount(kyselyOf(handle), "a1", { limit: 10 }))).toEqual([
-      "j4",
-      "j3",
-      "j2",
-      "j1",
-    ]);
-    expect(ids(await listJobsOfAccount(kyselyOf(handle), "a1", { limit: 2 }))).toEqual(["j4", "j3"]);
-    expect(ids(await listJobsOfAccount(kyselyOf(handle), "a1", { status: "done", limit: 10 }))).toEqual([
-      "j2",
-      "j1",
-    ]);
-    expect(ids(await listJobsOfAccount(kyselyOf(handle), "a1", { status: undefined, limit: 1 }))).toEqual([
-      "j4",
-    ]);
-    expect(ids(await listJobsOfAccount(kyselyOf(handle), "a2", { limit: 10 }))).toEqual(["x1"]);
+    expect(
+      ids(await listJobsOfAccount(kyselyOf(handle), { accountId: "a1", mode: "live" }, { limit: 10 })),
+    ).toEqual(["j4", "j3", "j2", "j1"]);
+    expect(
+      ids(await listJobsOfAccount(kyselyOf(handle), { accountId: "a1", mode: "live" }, { limit: 2 })),
+    ).toEqual(["j4", "j3"]);
+    expect(
+      ids(
+        await listJobsOfAccount(
+          kyselyOf(handle),
+          { accountId: "a1", mode: "live" },
+          { status: "done", limit: 10 },
+        ),
+      ),
+    ).toEqual(["j2", "j1"]);
+    expect(
+      ids(
+        await listJobsOfAccount(
+          kyselyOf(handle),
+          { accountId: "a1", mode: "live" },
+          { status: undefined, limit: 1 },
+        ),
+      ),
+    ).toEqual(["j4"]);
+    expect(
+      ids(await listJobsOfAccount(kyselyOf(handle), { accountId: "a2", mode: "live" }, { limit: 10 })),
+    ).toEqual(["x1"]);
 
     expect(ids(await listOutputsOfJobs(kyselyOf(handle), ["j1", "j2", "j3"]))).toEqual([
       "j1-out-0",

@@ -9,6 +9,7 @@ import {
   findApiKeyByHash,
   findIdempotencyKey,
   findJob,
+  findJobForAccount,
   finishJob,
   insertAccount,
   insertApiKey,
@@ -44,6 +45,7 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
       "008-deleted-results",
       "009-pipeline-steps",
       "010-named-inputs",
+      "011-test-mode",
     ]);
     // A second run finds nothing to do.
     expect(await migrateToLatest(handle)).toEqual([]);
@@ -75,7 +77,17 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
       label: null,
       created_at: now,
     });
-    expect((await findApiKeyByHash(kyselyOf(handle), "h1"))?.account_id).toBe("a1");
+    expect(await findApiKeyByHash(kyselyOf(handle), "h1")).toMatchObject({ account_id: "a1", mode: "live" });
+    await insertApiKey(kyselyOf(handle), {
+      id: "k2",
+      account_id: "a1",
+      prefix: "svc_test_abcd",
+      hash: "h2",
+      mode: "test",
+      label: null,
+      created_at: now,
+    });
+    expect((await findApiKeyByHash(kyselyOf(handle), "h2"))?.mode).toBe("test");
     expect(await revokeApiKey(kyselyOf(handle), "k1", now)).toBe(true);
     expect(await revokeApiKey(kyselyOf(handle), "k1", now)).toBe(false);
     expect((await findApiKeyByHash(kyselyOf(handle), "h1"))?.revoked_at).toBe(now);
@@ -117,6 +129,33 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
       ],
     );
     expect(await reservedCredits(kyselyOf(handle), "a1", period)).toBe(3);
+    // A test key's job beside it reserves nothing, and only its own mode finds it.
+    await insertJob(
+      kyselyOf(handle),
+      {
+        id: "j1-test",
+        account_id: "a1",
+        mode: "test",
+        operation: "merge",
+        options: "{}",
+        status: "queued",
+        progress: 0,
+        credits: 3,
+        period_start: period,
+        created_at: now,
+      },
+      [],
+    );
+    expect(await reservedCredits(kyselyOf(handle), "a1", period)).toBe(3);
+    expect(
+      await findJobForAccount(kyselyOf(handle), "j1-test", { accountId: "a1", mode: "live" }),
+    ).toBeUndefined();
+    expect(
+      await findJobForAccount(kyselyOf(handle), "j1", { accountId: "a1", mode: "test" }),
+    ).toBeUndefined();
+    expect(
+      (await findJobForAccount(kyselyOf(handle), "j1-test", { accountId: "a1", mode: "test" }))?.mode,
+    ).toBe("test");
     expect(await startJob(kyselyOf(handle), "j1", now)).toMatchObject({ status: "active", attempts: 1 });
     // Re-delivered: the row as it now is, read by the same statement.
     const active = await startJob(kyselyOf(handle), "j1", "2026-11-23T10:00:05.000Z");

@@ -1,9 +1,9 @@
 import { ApiError, type PlanId } from "@octavo/contracts";
-import { isPlanId } from "@octavo/core";
+import { isPlanId, type JobOwner } from "@octavo/core";
 import type { RequestHandler } from "express";
 import type { ApiContext } from "../context.js";
 
-/** `Authorization: Bearer svc_live_...` on every /v1 route but the signed download links. */
+/** `Authorization: Bearer svc_live_...` (or `svc_test_...`) on every /v1 route but the signed download links. */
 export function authenticate(ctx: ApiContext): RequestHandler {
   return async (req, res, next) => {
     const header = req.get("authorization");
@@ -27,13 +27,14 @@ export function authenticate(ctx: ApiContext): RequestHandler {
       const detail =
         result.reason === "revoked"
           ? "This key was revoked; create a new one in the dashboard."
-          : "Keys look like svc_live_ followed by 43 letters and digits; check that it was copied whole.";
+          : "Keys look like svc_live_ (or svc_test_) followed by 43 letters and digits; check that it was copied whole.";
       throw new ApiError("invalid_api_key", "The API key is not valid.", detail);
     }
     const account = await ctx.accounts.requireAccount(result.accountId);
     if (!isPlanId(account.plan)) throw new Error(`account ${account.id} has an unknown plan ${account.plan}`);
     res.locals.accountId = result.accountId;
     res.locals.keyId = result.keyId;
+    res.locals.mode = result.mode;
     res.locals.plan = account.plan;
     next();
   };
@@ -43,6 +44,13 @@ export function accountIdOf(locals: Record<string, unknown>): string {
   const accountId = locals.accountId;
   if (typeof accountId !== "string") throw new Error("route used without the authenticate middleware");
   return accountId;
+}
+
+/** Whose jobs the request may see and make: its account's, of its key's mode. */
+export function ownerOf(locals: Record<string, unknown>): JobOwner {
+  const mode = locals.mode;
+  if (mode !== "live" && mode !== "test") throw new Error("route used without the authenticate middleware");
+  return { accountId: accountIdOf(locals), mode };
 }
 
 export function planOf(locals: Record<string, unknown>): PlanId {

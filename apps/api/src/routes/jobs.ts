@@ -3,7 +3,7 @@ import { InvalidCursorError, type JobPage, jobView } from "@octavo/core";
 import type { JobRow } from "@octavo/db";
 import { type Request, Router } from "express";
 import type { ApiContext } from "../context.js";
-import { accountIdOf } from "../middleware/authenticate.js";
+import { ownerOf } from "../middleware/authenticate.js";
 import { parseJobListQuery } from "./job-list-query.js";
 
 const MAX_WAIT_SECONDS = 60;
@@ -35,7 +35,7 @@ export function jobsRouter(ctx: ApiContext): Router {
     const { query, includeOutputs } = parseJobListQuery(req.query);
     let page: JobPage;
     try {
-      page = await ctx.jobs.list(accountIdOf(res.locals), query);
+      page = await ctx.jobs.list(ownerOf(res.locals), query);
     } catch (error) {
       if (error instanceof InvalidCursorError)
         throw new ApiError("invalid_options", "The cursor parameter is not valid.", error.message);
@@ -50,9 +50,9 @@ export function jobsRouter(ctx: ApiContext): Router {
   });
   router.get("/v1/jobs/:jobId", async (req, res) => {
     const wait = waitSeconds(req);
-    let job = await ctx.jobActions.own(accountIdOf(res.locals), req.params.jobId);
-    const accountId = job.account_id;
-    const load = () => ctx.jobs.findForAccount(job.id, accountId);
+    const owner = ownerOf(res.locals);
+    let job = await ctx.jobActions.own(owner, req.params.jobId);
+    const load = () => ctx.jobs.findForAccount(job.id, owner);
     // ?wait=N holds the answer until the job ends (or N seconds pass): one request instead of many polls.
     const deadline = Date.now() + wait * 1000;
     while (!finished(job) && Date.now() < deadline && !req.socket.destroyed) {

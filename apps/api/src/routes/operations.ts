@@ -2,7 +2,7 @@ import { ApiError, operations, PIPELINE_PATH, plans } from "@octavo/contracts";
 import { IdempotencyConflictError, newId, QuotaExceededError } from "@octavo/core";
 import { type Request, type Response, Router } from "express";
 import type { ApiContext } from "../context.js";
-import { accountIdOf, planOf } from "../middleware/authenticate.js";
+import { ownerOf, planOf } from "../middleware/authenticate.js";
 import { type AdmittedRequest, type Asking, admit, admitPipeline } from "../uploads/admission.js";
 import { type IdempotentRequest, idempotencyOf, replayed } from "../uploads/idempotent-request.js";
 import { InputSession } from "../uploads/input-session.js";
@@ -34,15 +34,16 @@ interface JobEndpoint {
  * Idempotency-Key, rows, queue). Anything refused on the way leaves nothing behind.
  */
 async function createJob(ctx: ApiContext, endpoint: JobEndpoint, req: Request, res: Response): Promise<void> {
-  const accountId = accountIdOf(res.locals);
+  const owner = ownerOf(res.locals);
+  const { accountId } = owner;
   const plan = planOf(res.locals);
   const session = new InputSession(ctx.store, newId());
   let claim: IdempotentRequest | undefined;
   try {
     // Core checks again, with the job's own credits, when it accepts the job.
-    await ctx.jobs.checkCredits(accountId, plan, endpoint.leastCredits);
+    await ctx.jobs.checkCredits(owner, plan, endpoint.leastCredits);
     const request = await parseOperationRequest(req, res, session, plans[plan].maxFileBytes, endpoint.shape);
-    const idempotency = await idempotencyOf(ctx, req, res, endpoint, accountId, request);
+    const idempotency = await idempotencyOf(ctx, req, res, endpoint, owner, request);
     if (idempotency === "replayed") return await session.discard();
     claim = idempotency;
     const admitted = await endpoint.admit({ accountId, plan, request, session });
@@ -55,6 +56,7 @@ async function createJob(ctx: ApiContext, endpoint: JobEndpoint, req: Request, r
     const accepted = await ctx.jobs.accept({
       id: session.jobId,
       accountId,
+      mode: owner.mode,
       plan,
       operation: admitted.operation,
       options: admitted.options,
@@ -75,7 +77,7 @@ async function createJob(ctx: ApiContext, endpoint: JobEndpoint, req: Request, r
     if (error instanceof QuotaExceededError) throw quotaError(error);
     // A request with the same key was accepted while this one was read: answer as it was answered.
     if (error instanceof IdempotencyConflictError && claim) {
-      if (await replayed(ctx, res, accountId, claim)) return;
+      if (await replayed(ctx, res, owner, claim)) return;
       throw new ApiError(
         "idempotency_conflict",
         "A request with this Idempotency-Key is being processed; retry in a moment.",

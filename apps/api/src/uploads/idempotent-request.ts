@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { ApiError } from "@octavo/contracts";
+import type { JobOwner } from "@octavo/core";
 import type { Request, Response } from "express";
 import type { ApiContext } from "../context.js";
 import type { OperationRequest } from "./parse-operation-request.js";
@@ -72,7 +73,7 @@ export async function idempotencyOf(
   req: Request,
   res: Response,
   endpoint: FingerprintedEndpoint,
-  accountId: string,
+  owner: JobOwner,
   request: OperationRequest,
 ): Promise<IdempotentRequest | "replayed" | undefined> {
   const key = req.get("idempotency-key");
@@ -85,17 +86,17 @@ export async function idempotencyOf(
     );
   }
   const claim = { key, fingerprint: fingerprint(endpoint, request) };
-  return (await replayed(ctx, res, accountId, claim)) ? "replayed" : claim;
+  return (await replayed(ctx, res, owner, claim)) ? "replayed" : claim;
 }
 
 /** Sends the first request's answer when the key was used for this request; 409 for another request. */
 export async function replayed(
   ctx: ApiContext,
   res: Response,
-  accountId: string,
+  owner: JobOwner,
   claim: IdempotentRequest,
 ): Promise<boolean> {
-  const outcome = await ctx.idempotency.lookup(accountId, claim.key, claim.fingerprint);
+  const outcome = await ctx.idempotency.lookup(owner, claim.key, claim.fingerprint);
   if (outcome.kind === "conflict")
     throw new ApiError("idempotency_conflict", outcome.reason, `Idempotency-Key: ${claim.key}`);
   if (outcome.kind === "proceed") return false;

@@ -143,6 +143,7 @@ export interface JobBody {
   progress: number;
   operation: string;
   credits: number;
+  livemode: boolean;
   createdAt: string;
   startedAt?: string;
   finishedAt?: string;

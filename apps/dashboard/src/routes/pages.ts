@@ -39,11 +39,17 @@ export function pageRoutes(ctx: DashboardContext, csrf: CsrfTokens): Router {
   router.get("/jobs", async (req, res) => {
     const { accountId, email } = customerOf(res);
     const status = STATUSES.find((candidate) => candidate === req.query.status);
-    const jobs = await recentJobs(database, ctx.downloadLinks, accountId, {
-      limit: RECENT_JOBS,
-      now: new Date(),
-      ...(status ? { status } : {}),
-    });
+    // Live jobs: test keys' jobs stay apart from them.
+    const jobs = await recentJobs(
+      database,
+      ctx.downloadLinks,
+      { accountId, mode: "live" },
+      {
+        limit: RECENT_JOBS,
+        now: new Date(),
+        ...(status ? { status } : {}),
+      },
+    );
     sendPage(res, JobsPage({ csrf: csrf.token(req, res), email, jobs, status }));
   });
 

@@ -976,6 +976,8 @@ export type components = {
             operation: "merge" | "split" | "rotate" | "compress" | "repair" | "ocr" | "word-to-pdf" | "powerpoint-to-pdf" | "excel-to-pdf" | "html-to-pdf" | "pdf-to-word" | "pdf-to-powerpoint" | "pdf-to-excel" | "pdf-to-pdfa" | "protect" | "unlock" | "pdf-to-image" | "image-to-pdf" | "watermark" | "page-numbers" | "flatten" | "metadata" | "pdf-info" | "pdf-to-markdown" | "redact" | "sign" | "verify-signatures" | "generate" | "forms-read" | "forms-fill" | "pipeline";
             /** @description Credits the job costs if it succeeds; a failed job costs nothing. */
             credits: number;
+            /** @description false for a job of a test key (svc_test_…): it runs the real engines but is never charged, and only the account's test keys see it; true for a live key's job. */
+            livemode: boolean;
             /**
              * Format: date-time
              * @description When the job was accepted.

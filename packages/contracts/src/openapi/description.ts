@@ -1,6 +1,6 @@
 import { apiErrors, jobErrors } from "../errors.js";
 import { laneOf } from "../lanes.js";
-import { apiKeyPrefix, inputLimits, serviceLimits, webhookSignatureHeader } from "../limits.js";
+import { apiKeyPrefixes, inputLimits, serviceLimits, webhookSignatureHeader } from "../limits.js";
 import { operations } from "../operations.js";
 import { bytesPerMB, type PlanId, plans } from "../plans.js";
 
@@ -86,7 +86,7 @@ export function documentDescription(): string {
 A job running longer than ${minutes(limits.jobTimeoutSeconds)} minutes fails with timeout. GET /v1/jobs lists your jobs, newest first, with filters and cursor pages. POST /v1/jobs/{job_id}/cancel stops a queued or running job (it fails with canceled and costs nothing); DELETE /v1/jobs/{job_id} deletes a finished job's results at once. POST /v1/pipeline chains up to 5 operations in one job (one id, one webhook, the sum of the steps' credits).
 
 ## Authentication
-Send \`Authorization: Bearer <API_KEY>\` on every request except downloads and health probes. Keys look like \`${apiKeyPrefix}<random>\`, are created in the dashboard, shown once and stored only as a hash. Keep them in server code. A job can be read only by the account that created it.
+Send \`Authorization: Bearer <API_KEY>\` on every request except downloads and health probes. Keys look like \`${apiKeyPrefixes.live}<random>\`, are created in the dashboard, shown once and stored only as a hash. Keep them in server code. A job can be read only by the account that created it.
 
 ## Credits and plans
 A job costs a fixed number of credits, charged only when it succeeds. The ${plans[free].name} plan stops at its monthly credits (402 quota_exceeded); paid plans go on and bill the extra credits at the overage rate. Rate limits are per account per minute, size limits per file (1 MB = ${bytesPerMB.toLocaleString("en-US")} bytes).

@@ -1,4 +1,4 @@
-import { apiKeyPrefix, webhookSignatureHeader } from "../limits.js";
+import { apiKeyPrefixes, webhookSignatureHeader } from "../limits.js";
 import { operations } from "../operations.js";
 import { Account, ErrorBody, Job, JobCreated, JobList, JobStep, Output } from "../resources.js";
 import { type JsonSchema, toJsonSchema } from "../schema-helpers.js";
@@ -122,7 +122,7 @@ export function buildOpenApiDocument(options: { serverUrl: string }): Record<str
         bearerAuth: {
           type: "http",
           scheme: "bearer",
-          bearerFormat: `${apiKeyPrefix}<random>`,
+          bearerFormat: `${apiKeyPrefixes.live}<random>`,
           description: "An API key from the dashboard, sent as `Authorization: Bearer svc_live_...`.",
         },
       },

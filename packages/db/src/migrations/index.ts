@@ -9,6 +9,7 @@ import * as jobListing from "./007-job-listing.js";
 import * as deletedResults from "./008-deleted-results.js";
 import * as pipelineSteps from "./009-pipeline-steps.js";
 import * as namedInputs from "./010-named-inputs.js";
+import * as testMode from "./011-test-mode.js";
 
 /** A static record: migrations ship inside the build, in order, with no file-system scan. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   "008-deleted-results": deletedResults,
   "009-pipeline-steps": pipelineSteps,
   "010-named-inputs": namedInputs,
+  "011-test-mode": testMode,
 };
 
 export const migrationProvider: MigrationProvider = {

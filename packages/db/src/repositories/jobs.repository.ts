@@ -1,9 +1,15 @@
 import { type ExpressionBuilder, type Insertable, sql } from "kysely";
 import type { Db } from "../database.js";
 import type { JobFileRow, JobRow } from "../rows.js";
-import type { Database, JobFileRole, JobFilesTable, JobStatus, JobsTable } from "../schema/index.js";
+import type { Database, JobFileRole, JobFilesTable, JobStatus, JobsTable, KeyMode } from "../schema/index.js";
 
 const UNFINISHED = ["queued", "active"] as const;
+
+/** Whose jobs a caller sees: its account's, of its key's mode (test keys see test jobs only). */
+export interface JobOwner {
+  accountId: string;
+  mode: KeyMode;
+}
 
 /** A place in the jobs' creation order: a job's creation time, then its id for jobs of the same time. */
 export interface JobPosition {
@@ -34,12 +40,13 @@ export function findJob(db: Db, id: string): Promise<JobRow | undefined> {
   return db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-export function findJobForAccount(db: Db, id: string, accountId: string): Promise<JobRow | undefined> {
+export function findJobForAccount(db: Db, id: string, owner: JobOwner): Promise<JobRow | undefined> {
   return db
     .selectFrom("jobs")
     .selectAll()
     .where("id", "=", id)
-    .where("account_id", "=", accountId)
+    .where("account_id", "=", owner.accountId)
+    .where("mode", "=", owner.mode)
     .executeTakeFirst();
 }
 
@@ -157,7 +164,7 @@ export async function markJobFilesDeleted(db: Db, ids: readonly string[], now: s
   await db.updateTable("job_files").set({ deleted_at: now }).where("id", "in", ids).execute();
 }
 
-/** Credits held by the account's unfinished jobs of a period. */
+/** Credits held by the account's unfinished live jobs of a period (test jobs are never charged). */
 export async function reservedCredits(db: Db, accountId: string, periodStart: string): Promise<number> {
   const row = await db
     .selectFrom("jobs")
@@ -165,6 +172,7 @@ export async function reservedCredits(db: Db, accountId: string, periodStart: st
     .where("account_id", "=", accountId)
     .where("period_start", "=", periodStart)
     .where("status", "in", UNFINISHED)
+    .where("mode", "=", "live")
     .executeTakeFirst();
   return Number(row?.total ?? 0);
 }
@@ -259,12 +267,16 @@ export interface JobListFilter {
 }
 
 /**
- * The account's jobs, newest first (creation time, then id, both descending), filtered. Served by the
- * indexes (account_id[, status | operation], created_at, id) of migration 007, so a page costs the
+ * The owner's jobs, newest first (creation time, then id, both descending), filtered. Served by the
+ * indexes (account_id, mode[, status | operation], created_at, id) of migration 011, so a page costs the
  * same for an account of 100 jobs or 100,000 (bench/jobs/list-jobs.mjs shows the plans).
  */
-export function jobsOfAccountQuery(db: Db, accountId: string, filter: JobListFilter) {
-  let query = db.selectFrom("jobs").selectAll().where("account_id", "=", accountId);
+export function jobsOfAccountQuery(db: Db, owner: JobOwner, filter: JobListFilter) {
+  let query = db
+    .selectFrom("jobs")
+    .selectAll()
+    .where("account_id", "=", owner.accountId)
+    .where("mode", "=", owner.mode);
   if (filter.status !== undefined) query = query.where("status", "=", filter.status);
   if (filter.operation !== undefined) query = query.where("operation", "=", filter.operation);
   if (filter.createdAfter !== undefined) query = query.where("created_at", ">=", filter.createdAfter);
@@ -273,8 +285,8 @@ export function jobsOfAccountQuery(db: Db, accountId: string, filter: JobListFil
   return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit);
 }
 
-export function listJobsOfAccount(db: Db, accountId: string, filter: JobListFilter): Promise<JobRow[]> {
-  return jobsOfAccountQuery(db, accountId, filter).execute();
+export function listJobsOfAccount(db: Db, owner: JobOwner, filter: JobListFilter): Promise<JobRow[]> {
+  return jobsOfAccountQuery(db, owner, filter).execute();
 }
 
 /** The outputs of many jobs in one query, by job then position. */

@@ -18,11 +18,16 @@ export interface AccountsTable {
   created_at: string;
 }
 
+/** A key's mode, and its jobs': test jobs run the real engines, uncharged, apart from live ones. */
+export type KeyMode = "live" | "test";
+
 export interface ApiKeysTable {
   id: string;
   account_id: string;
-  /** The first characters of the key, shown to identify it (`svc_live_AbCd1234`). */
+  /** The first characters of the key, shown to identify it (`svc_live_AbCd1234`, `svc_test_…`). */
   prefix: string;
+  /** Stored with the hash: the key's prefix says it too, but is never trusted for it. */
+  mode: Generated<KeyMode>;
   /** SHA-256 of the whole key, hex. The key itself is never stored. */
   hash: string;
   label: string | null;
@@ -36,6 +41,8 @@ export type JobStatus = "queued" | "active" | "done" | "failed";
 export interface JobsTable {
   id: string;
   account_id: string;
+  /** The mode of the key that made the job: a key sees its own mode's jobs only. */
+  mode: Generated<KeyMode>;
   operation: string;
   /** Validated options with defaults applied, as JSON. */
   options: string;
