@@ -22,7 +22,7 @@ export async function runJanitor(
   const ago = (ms: number) => new Date(now.getTime() - ms);
   const { housekeeping } = ctx;
 
-  const expired = await housekeeping.expiredOutputs(ago(ctx.config.resultTtlSeconds * 1000), BATCH);
+  const expired = await housekeeping.expiredOutputs(now, ctx.config.resultTtlSeconds, BATCH);
   const leftovers = await housekeeping.leftoverInputs(BATCH);
   const files = [...expired, ...leftovers];
   await Promise.all(files.map((file) => ctx.store.delete(file.storage_key)));

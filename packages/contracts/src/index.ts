@@ -26,6 +26,7 @@ export {
   imageRenderLimits,
   inputLimits,
   serviceLimits,
+  testModeLimits,
   webhookSignatureHeader,
 } from "./limits.js";
 export {

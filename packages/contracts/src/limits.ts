@@ -80,3 +80,11 @@ export const imageInputLimits = {
 export const webhookSignatureHeader = "SVC-Signature";
 /** What an API key starts with, by its mode; the mode itself is stored with the key's hash. */
 export const apiKeyPrefixes = { live: "svc_live_", test: "svc_test_" } as const;
+
+/** A test key's own limits (issue 38): its jobs are free, so they are small, few and short-lived. */
+export const testModeLimits = {
+  /** Jobs a minute per account, counted across the account's test keys. */
+  jobsPerMinute: 20,
+  /** How long a test job's outputs are kept, at most (the operator's result TTL when shorter). */
+  resultTtlSeconds: 3600,
+} as const;

@@ -1,3 +1,4 @@
+import { testModeLimits } from "@octavo/contracts";
 import type { DatabaseHandle, JobFileRow, JobRow } from "@octavo/db";
 import {
   deleteDashboardSessionsExpiredBefore,
@@ -14,9 +15,18 @@ import { toIso } from "./time.js";
 export class Housekeeping {
   constructor(private readonly database: DatabaseHandle) {}
 
-  /** Stored outputs of jobs that finished before the cut-off (their result TTL has passed), oldest first. */
-  expiredOutputs(finishedBefore: Date, limit: number): Promise<JobFileRow[]> {
-    return findExpiredOutputs(kyselyOf(this.database), toIso(finishedBefore), limit);
+  /**
+   * Stored outputs whose result TTL has passed, oldest first: `ttlSeconds` after their job finished, or
+   * for a test job the shorter of that and test mode's hour.
+   */
+  expiredOutputs(now: Date, ttlSeconds: number, limit: number): Promise<JobFileRow[]> {
+    const before = (seconds: number) => toIso(new Date(now.getTime() - seconds * 1000));
+    const testSeconds = Math.min(ttlSeconds, testModeLimits.resultTtlSeconds);
+    return findExpiredOutputs(
+      kyselyOf(this.database),
+      { live: before(ttlSeconds), test: before(testSeconds) },
+      limit,
+    );
   }
 
   /** Stored inputs of jobs that have ended: normally deleted at once, these were left by a crash. */

@@ -5,6 +5,7 @@ import { createTestDatabase, type DatabaseKind, type TempResource } from "@octav
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AccountService,
+  Housekeeping,
   IdempotencyConflictError,
   type JobOwner,
   JobService,
@@ -221,6 +222,34 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("a job's unit of work on %s"
     expect(await jobs.findForAccount(job.id, live(free))).toBeUndefined();
     expect((await jobs.list(test, { limit: 10 })).jobs.map((found) => found.id)).toEqual([job.id]);
     expect((await jobs.list(live(free), { limit: 10 })).jobs).toEqual([]);
+  });
+
+  it("lets a test job's outputs expire after test mode's hour when the result TTL is longer", async () => {
+    const finished = new Date(now.getTime() - 90 * 60 * 1000);
+    const done = async (mode: "live" | "test") => {
+      const job = newJob({ mode, webhookUrl: undefined });
+      await jobs.accept(job, finished);
+      const started = await startedJob(jobs, job.id, "rotate", finished);
+      await jobs.settle(
+        started,
+        { status: "done", outputs: output(job.id), work: { engine: "qpdf" } },
+        finished,
+      );
+      return `jobs/${job.id}/outputs/0`;
+    };
+    const [liveOutput, testOutput] = [await done("live"), await done("test")];
+    // A 2-hour result TTL: 90 minutes on, the test job's output is past its hour, the live one's is not.
+    const expired = async (at: Date, ttlSeconds = 7200) =>
+      (await new Housekeeping(handle).expiredOutputs(at, ttlSeconds, 1000)).map((file) => file.storage_key);
+    expect(await expired(now)).toContain(testOutput);
+    expect(await expired(now)).not.toContain(liveOutput);
+    expect(await expired(new Date(now.getTime() + 60 * 60 * 1000))).toEqual(
+      expect.arrayContaining([liveOutput, testOutput]),
+    );
+    // A result TTL shorter than the hour applies to both: 31 minutes on, a 30-minute TTL has passed.
+    const halfHourOn = new Date(finished.getTime() + 31 * 60 * 1000);
+    expect(await expired(halfHourOn)).not.toContain(testOutput);
+    expect(await expired(halfHourOn, 1800)).toEqual(expect.arrayContaining([liveOutput, testOutput]));
   });
 
   it("runs a job reading its row once, and settles it with outputs, charge and webhook in one go", async () => {

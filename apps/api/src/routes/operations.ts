@@ -3,6 +3,7 @@ import { IdempotencyConflictError, newId, QuotaExceededError } from "@octavo/cor
 import { type Request, type Response, Router } from "express";
 import type { ApiContext } from "../context.js";
 import { ownerOf, planOf } from "../middleware/authenticate.js";
+import { limitTestJobs } from "../middleware/rate-limit.js";
 import { type AdmittedRequest, type Asking, admit, admitPipeline } from "../uploads/admission.js";
 import { type IdempotentRequest, idempotencyOf, replayed } from "../uploads/idempotent-request.js";
 import { InputSession } from "../uploads/input-session.js";
@@ -42,6 +43,7 @@ async function createJob(ctx: ApiContext, endpoint: JobEndpoint, req: Request, r
   try {
     // Core checks again, with the job's own credits, when it accepts the job.
     await ctx.jobs.checkCredits(owner, plan, endpoint.leastCredits);
+    if (owner.mode === "test") await limitTestJobs(ctx.rateLimiter, res, accountId);
     const request = await parseOperationRequest(req, res, session, plans[plan].maxFileBytes, endpoint.shape);
     const idempotency = await idempotencyOf(ctx, req, res, endpoint, owner, request);
     if (idempotency === "replayed") return await session.discard();

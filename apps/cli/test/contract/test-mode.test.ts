@@ -124,6 +124,23 @@ describe("test-mode keys", () => {
     expect(after).toMatchObject({ creditsUsed: before.creditsUsed, creditsReserved: 0, creditsRemaining: 0 });
   });
 
+  it("takes at most 20 jobs a minute from an account's test keys, and none from its live keys' share", async () => {
+    const account = await liveAndTest("business");
+    const post = (as: Client) => as.postFiles("/v1/rotate", [{ path: pdf }], { angle: 90 });
+    const accepted = await Promise.all(Array.from({ length: 20 }, () => post(account.test)));
+    expect(accepted.map((created) => created.status)).toEqual(Array(20).fill(202));
+    const refused = await post(account.test);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({
+      error: "rate_limited",
+      message: "Test mode allows 20 jobs a minute per account.",
+    });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    // The account's live key is not held back by its test keys' jobs.
+    expect((await post(account.live)).status).toBe(202);
+    for (const created of accepted) await account.test.waitForJob(String(created.body.id));
+  });
+
   it("says in each webhook whether the job ran in live or test mode", async () => {
     const hook = (path: string) => ({ webhook_url: `${receiver.url}${path}` });
     const liveJob = await rotate(live, hook("/live"));

@@ -215,15 +215,25 @@ export function latestRuns(
     .execute();
 }
 
-/** Stored outputs of jobs that finished before `finishedBefore`, oldest first. */
-export function findExpiredOutputs(db: Db, finishedBefore: string, limit: number): Promise<JobFileRow[]> {
+/** Stored outputs of jobs that finished before their mode's cut-off (`finishedBefore`), oldest first. */
+export function findExpiredOutputs(
+  db: Db,
+  finishedBefore: Record<KeyMode, string>,
+  limit: number,
+): Promise<JobFileRow[]> {
   return db
     .selectFrom("job_files")
     .innerJoin("jobs", "jobs.id", "job_files.job_id")
     .selectAll("job_files")
     .where("job_files.role", "=", "output")
     .where("job_files.deleted_at", "is", null)
-    .where("jobs.finished_at", "<", finishedBefore)
+    .where((eb) =>
+      eb.or(
+        (["live", "test"] as const).map((mode) =>
+          eb.and([eb("jobs.mode", "=", mode), eb("jobs.finished_at", "<", finishedBefore[mode])]),
+        ),
+      ),
+    )
     .orderBy("jobs.finished_at", "asc")
     .limit(limit)
     .execute();
