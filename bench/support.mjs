@@ -9,7 +9,6 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const cli = join(root, "apps", "cli", "dist", "main.js");
 
-/** The median of the finite numbers among `values`; null when there are none. */
 /** `task(index)` run `runs` times after one warm-up (index -1); each run's milliseconds. */
 export async function timedRuns(runs, task) {
   await task(-1);
@@ -22,6 +21,7 @@ export async function timedRuns(runs, task) {
   return times;
 }
 
+/** The median of the finite numbers among `values`; null when there are none. */
 export function median(values) {
   const sorted = values.filter((v) => typeof v === "number" && Number.isFinite(v)).sort((a, b) => a - b);
   if (!sorted.length) return null;

@@ -157,49 +157,62 @@ describe("sandbox isolation, through the worker", () => {
     expect(entries().filter((name) => name.startsWith("octavo-resident-"))).toEqual([]);
   });
 
-  it("keeps a Fill form sandbox for its own account's next jobs, and starts another account's afresh", async () => {
-    const { client, running } = await startWith();
-    const other = new Client(running.baseUrl, (await running.createAccount("business")).apiKey);
-    const done = async (as: Client, path: string, options?: unknown) => {
-      const job = await as.waitForJob(await submit(as, path, form, options));
-      expect(job.status, job.message).toBe("done");
-    };
-    const fill = { values: { "First Name": "Ada" } };
-    await done(client, "/v1/forms/fill", fill);
-    const afterFirst = sandboxes();
-    // The account's next Fill form and Read form jobs take the process its first one left waiting.
-    await done(client, "/v1/forms/fill", fill);
-    await done(client, "/v1/forms/read");
-    expect(sandboxes().sort()).toEqual([...afterFirst].sort());
-    // Another account's job never takes it: it takes the spare, and a new spare starts.
-    await done(other, "/v1/forms/fill", { values: { "First Name": "Grace" } });
-    const afterOther = sandboxes();
-    expect(afterOther.filter((pid) => !afterFirst.includes(pid))).toHaveLength(1);
-    // Each account's process still waits for that account alone.
-    await done(client, "/v1/forms/fill", fill);
-    await done(other, "/v1/forms/read");
-    expect(sandboxes().sort()).toEqual([...afterOther].sort());
-  });
+  // Sandbox reuse, seen on one stack with the default settings: the light jobs' first, then Fill form's.
+  describe("with the default settings", () => {
+    let shared: { client: Client; running: Stack };
+    beforeAll(async () => {
+      const running = await startStack({ database: "sqlite", redis: "supervised" });
+      shared = {
+        client: new Client(running.baseUrl, (await running.createAccount("business")).apiKey),
+        running,
+      };
+    });
+    afterAll(async () => shared?.running.close());
 
-  it("runs light jobs one after another in the same sandbox, each leaving nothing behind", async () => {
-    const { client, running } = await startWith();
-    const jobDirs = () => readdirSync(scratch.path).filter((name) => name.startsWith("octavo-job-"));
-    await client.waitForJob(await submit(client, "/v1/rotate", normal, { angle: 90 }));
-    const warm = sandboxes();
-    for (const angle of [90, 180, 270]) {
-      const job = await client.waitForJob(await submit(client, "/v1/rotate", normal, { angle }));
-      expect(job.status).toBe("done");
-    }
-    // No new process started for them: the same sandboxes took the jobs.
-    expect(sandboxes().sort()).toEqual(warm.sort());
-    // Each job's files are gone once it ended.
-    // The work dir is removed just after the job is settled, so the client may see "done" a moment before.
-    await waitFor("the jobs' work dirs to be removed", () => (jobDirs().length === 0 ? true : undefined));
-    for (const pid of warm) {
-      // The sandboxes hold none of the service's secrets.
-      const environment = readFileSync(`/proc/${pid}/environ`, "utf8");
-      expect(environment).not.toContain("OCTAVO_");
-      expect(environment).not.toContain(running.config.secretKey);
-    }
+    it("runs light jobs one after another in the same sandbox, each leaving nothing behind", async () => {
+      const { client, running } = shared;
+      const jobDirs = () => readdirSync(scratch.path).filter((name) => name.startsWith("octavo-job-"));
+      await client.waitForJob(await submit(client, "/v1/rotate", normal, { angle: 90 }));
+      const warm = sandboxes();
+      for (const angle of [90, 180, 270]) {
+        const job = await client.waitForJob(await submit(client, "/v1/rotate", normal, { angle }));
+        expect(job.status).toBe("done");
+      }
+      // No new process started for them: the same sandboxes took the jobs.
+      expect(sandboxes().sort()).toEqual(warm.sort());
+      // Each job's files are gone once it ended.
+      // The work dir is removed just after the job is settled, so the client may see "done" a moment before.
+      await waitFor("the jobs' work dirs to be removed", () => (jobDirs().length === 0 ? true : undefined));
+      for (const pid of warm) {
+        // The sandboxes hold none of the service's secrets.
+        const environment = readFileSync(`/proc/${pid}/environ`, "utf8");
+        expect(environment).not.toContain("OCTAVO_");
+        expect(environment).not.toContain(running.config.secretKey);
+      }
+    });
+
+    it("keeps a Fill form sandbox for its own account's next jobs, and starts another account's afresh", async () => {
+      const { client, running } = shared;
+      const other = new Client(running.baseUrl, (await running.createAccount("business")).apiKey);
+      const done = async (as: Client, path: string, options?: unknown) => {
+        const job = await as.waitForJob(await submit(as, path, form, options));
+        expect(job.status, job.message).toBe("done");
+      };
+      const fill = { values: { "First Name": "Ada" } };
+      await done(client, "/v1/forms/fill", fill);
+      const afterFirst = sandboxes();
+      // The account's next Fill form and Read form jobs take the process its first one left waiting.
+      await done(client, "/v1/forms/fill", fill);
+      await done(client, "/v1/forms/read");
+      expect(sandboxes().sort()).toEqual([...afterFirst].sort());
+      // Another account's job never takes it: it takes the spare, and a new spare starts.
+      await done(other, "/v1/forms/fill", { values: { "First Name": "Grace" } });
+      const afterOther = sandboxes();
+      expect(afterOther.filter((pid) => !afterFirst.includes(pid))).toHaveLength(1);
+      // Each account's process still waits for that account alone.
+      await done(client, "/v1/forms/fill", fill);
+      await done(other, "/v1/forms/read");
+      expect(sandboxes().sort()).toEqual([...afterOther].sort());
+    });
   });
 });

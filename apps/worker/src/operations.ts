@@ -60,7 +60,7 @@ export function sparePreloads(operations: readonly OperationId[]): string[] {
     const entry: Catalogue[OperationId] = catalogue[operation];
     const runner: RunnerSpec = entry.runner;
     if (runner.runner === "resident") return runner.prepare ? [runner.prepare.module] : [];
-    return runner.reuse !== "any" && entry.lane === "light" ? [runner.engine.module] : [];
+    return runner.reuse !== "shared" && entry.lane === "light" ? [runner.engine.module] : [];
   });
   return [...new Set(modules)];
 }

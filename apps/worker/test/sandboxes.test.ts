@@ -57,7 +57,7 @@ describe("sandbox processes kept between jobs", () => {
     await sandboxes.run(await task("forms-read"), { ...running, reuse: "account", account: "b" });
     expect(sandboxes.started).toBe(startedAfterFirst + 1);
     // A job any process may take does not take one kept for another account: b's rotate takes b's.
-    await sandboxes.run(await task("rotate"), { ...running, reuse: "any", account: "b" });
+    await sandboxes.run(await task("rotate"), { ...running, reuse: "shared", account: "b" });
     expect(sandboxes.started).toBe(startedAfterFirst + 1);
   });
 
@@ -65,11 +65,14 @@ describe("sandbox processes kept between jobs", () => {
     const sandboxes = sandboxesWith(300);
     await sandboxes.run(await task("forms-read"), { ...running, reuse: "account", account: "b" });
     // a's rotate cannot take b's process: it takes the spare, which then waits clean.
-    await sandboxes.run(await task("rotate"), { ...running, reuse: "any", account: "a" });
+    await sandboxes.run(await task("rotate"), { ...running, reuse: "shared", account: "a" });
     // Waiting: b's process, the clean one, and the new spare.
     expect(sandboxes.waiting).toBe(3);
     await waitFor("b's process to end", () => (sandboxes.waiting === 2 ? true : undefined));
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The clean one, which has waited as long, is still there: c's rotate takes it, and nothing starts.
+    const started = sandboxes.started;
+    await sandboxes.run(await task("rotate"), { ...running, reuse: "shared", account: "c" });
+    expect(sandboxes.started).toBe(started);
     expect(sandboxes.waiting).toBe(2);
   });
 });

@@ -79,8 +79,8 @@ export interface EngineExport {
 
 /**
  * Which job a sandbox process takes after one of this operation's (see RunnerSpec):
- * - `any`: any operation's, any account's. The document was decoded only inside MuPDF's memory, erased
- *   when the job ends, and in tool processes that exited (the structural operations).
+ * - `shared`: any operation's job, any account's. The document was decoded only inside MuPDF's memory,
+ *   erased when the job ends, and in tool processes that exited (the structural operations).
  * - `account`: the same account's only. JavaScript held the client's values and the document's text (Fill
  *   form, Read form): garbage no job boundary can wipe, so it may be left only where the one who sent it
  *   is the next to send a file. A process waiting with it ends soon (the worker's sandbox limits).
@@ -88,7 +88,7 @@ export interface EngineExport {
  *   images (layout analysis, the Office writers, PDF/A checks), or that decode images in native code
  *   inside the process (sharp), where a hostile file could leave more than garbage behind.
  */
-export type SandboxReuse = "any" | "account" | "none";
+export type SandboxReuse = "shared" | "account" | "none";
 
 export type RunnerSpec =
   /**
@@ -177,7 +177,7 @@ function sandboxOf(reuse: SandboxReuse, module: string, exported: string) {
 }
 
 /** A structural edit: the document is decoded only inside MuPDF's memory and tools that exit. */
-const reusedSandbox = (module: string, exported: string) => sandboxOf("any", module, exported);
+const reusedSandbox = (module: string, exported: string) => sandboxOf("shared", module, exported);
 /** The client's values and the form's own text pass through JavaScript: reused for the same account only. */
 const accountSandbox = (module: string, exported: string) => sandboxOf("account", module, exported);
 /** JavaScript holds the document's text or pixels, or sharp decodes images in-process: a process a job. */

@@ -1,7 +1,6 @@
 import { stat } from "node:fs/promises";
-import { inputLimits } from "@octavo/contracts/limits";
 import { JobFailure } from "@octavo/engines/errors";
-import { unpackedBytes } from "@octavo/office/zip-size";
+import { zipBombIn } from "@octavo/office/zip-size";
 import Docxtemplater from "docxtemplater";
 import PizZip from "pizzip";
 import { type PlaceholderSettings, placeholderParser } from "./placeholder-parser.js";
@@ -15,13 +14,12 @@ export type OfficeKind = "docx" | "pptx";
  * package's central directory by the converter's own reader.
  */
 export async function refuseZipBomb(path: string, templateName: string): Promise<void> {
-  const { size } = await stat(path);
-  const unpacked = (await unpackedBytes(path)) ?? 0;
-  const { maxUnpackedBytes, maxPackingRatio } = inputLimits;
-  if (unpacked > maxUnpackedBytes && unpacked > size * maxPackingRatio) {
+  const bomb = await zipBombIn(path, (await stat(path)).size);
+  if (bomb !== undefined) {
+    const { unpackedBytes, size } = bomb;
     throw new JobFailure(
       "invalid_input",
-      `${templateName} unpacks to ${Math.round(unpacked / 1024 ** 2)} MB, ${Math.round(unpacked / size)} times its size: a ZIP bomb, not a template.`,
+      `${templateName} unpacks to ${Math.round(unpackedBytes / 1024 ** 2)} MB, ${Math.round(unpackedBytes / size)} times its size: a ZIP bomb, not a template.`,
     );
   }
 }

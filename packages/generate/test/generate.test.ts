@@ -17,7 +17,7 @@ import { applyFormatters } from "../src/formatters.js";
  * The templating engine on its own: the placeholder language, the formatters, each package format's
  * filling read back from the written package, pictures through the outbound policy, and every OOXML file
  * of the corpus as a template (filled, or refused with a clear code; never a crash). Through the service,
- * and to PDF: apps/cli/test/generate.test.ts.
+ * and to PDF: apps/cli/test/documents.test.ts.
  */
 
 let scratch: Awaited<ReturnType<typeof createTempDir>>;

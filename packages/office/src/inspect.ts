@@ -1,9 +1,8 @@
 import { open, readFile } from "node:fs/promises";
-import { inputLimits } from "@octavo/contracts/limits";
 import { looksLikeText } from "@octavo/engines";
 import * as CFB from "cfb";
 import { zipPackageExtensions } from "./extensions.js";
-import { unpackedBytes } from "./zip-size.js";
+import { zipBombIn } from "./zip-size.js";
 
 /** What the bytes of an input say, before LibreOffice sees it. */
 export type InputVerdict =
@@ -43,12 +42,8 @@ export async function inspectInput(path: string, extension: string): Promise<Inp
       looksLike: looksLikeText(head) ? "plain text" : "not a ZIP package, which this format always is",
     };
   }
-  if (isZip(head)) {
-    const unpacked = (await unpackedBytes(path)) ?? 0;
-    const { maxUnpackedBytes, maxPackingRatio } = inputLimits;
-    if (unpacked > maxUnpackedBytes && unpacked > size * maxPackingRatio)
-      return { kind: "zip-bomb", unpackedBytes: unpacked, size };
-  }
+  const bomb = isZip(head) ? await zipBombIn(path, size) : undefined;
+  if (bomb !== undefined) return { kind: "zip-bomb", ...bomb };
   return { kind: "ok" };
 }
 

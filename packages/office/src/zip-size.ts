@@ -1,7 +1,23 @@
+import { inputLimits } from "@octavo/contracts/limits";
 import yauzl from "yauzl";
 
+/**
+ * A ZIP bomb's sizes, read from the package's central directory without inflating anything: a package of
+ * `size` bytes that unpacks to more than inputLimits' bound at over its packing ratio. Undefined otherwise.
+ */
+export async function zipBombIn(
+  path: string,
+  size: number,
+): Promise<{ unpackedBytes: number; size: number } | undefined> {
+  const unpacked = (await unpackedBytes(path)) ?? 0;
+  const { maxUnpackedBytes, maxPackingRatio } = inputLimits;
+  return unpacked > maxUnpackedBytes && unpacked > size * maxPackingRatio
+    ? { unpackedBytes: unpacked, size }
+    : undefined;
+}
+
 /** What a ZIP package's central directory says its entries unpack to, read without inflating any. */
-export async function unpackedBytes(path: string): Promise<number | undefined> {
+async function unpackedBytes(path: string): Promise<number | undefined> {
   let zip: yauzl.ZipFile;
   try {
     zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>

@@ -58,6 +58,7 @@ export class Client {
     files: readonly { path: string; name?: string; field?: string }[],
     options?: unknown,
     extraFields: Record<string, string> = {},
+    extraHeaders: Record<string, string> = {},
   ): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
     const form = new FormData();
     for (const file of files) {
@@ -71,7 +72,7 @@ export class Client {
     for (const [name, value] of Object.entries(extraFields)) form.append(name, value);
     const response = await fetch(`${this.baseUrl}${path}`, {
       method: "POST",
-      headers: this.headers(),
+      headers: this.headers(extraHeaders),
       body: form,
     });
     return {
