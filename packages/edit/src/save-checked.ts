@@ -95,7 +95,8 @@ export function startCheck(path: string, signal: AbortSignal | undefined): Runni
  * sound at once: the output is left behind, and the caller takes openSource and saveChecked.
  */
 export async function saveIfClean<T>(target: SaveTarget, edit: PdfEdit<T>): Promise<Saved<T> | undefined> {
-  const cleanSource = target.sourceCheck.verdict.then((verdict) => isClean(verdict, target.pages));
+  // Asked for when needed, not before: a check stopped meanwhile (a rebuilt source) must not reject unread.
+  const cleanSource = async () => isClean(await target.sourceCheck.verdict, target.pages);
   drainMupdfLog();
   let written: Written<T>;
   try {
@@ -103,7 +104,7 @@ export async function saveIfClean<T>(target: SaveTarget, edit: PdfEdit<T>): Prom
   } catch (error) {
     // The edit refused the file (a value its form does not take): so it would on the preflight's copy,
     // unless that is another file.
-    if (await cleanSource) throw error;
+    if (await cleanSource()) throw error;
     return undefined;
   }
   if (!("result" in written)) return undefined;
@@ -111,7 +112,7 @@ export async function saveIfClean<T>(target: SaveTarget, edit: PdfEdit<T>): Prom
     structureKept(target),
     settledReadBack(target, edit, written.result),
   ]);
-  if (!(await cleanSource) || !structured) return undefined;
+  if (!(await cleanSource()) || !structured) return undefined;
   if (!readBack.ok) throw readBack.error;
   return { result: written.result, warnings: [], contentRewritten: false };
 }
