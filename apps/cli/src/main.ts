@@ -22,7 +22,9 @@ const HELP = `octavo: the PDF-processing API
   octavo accounts set-plan ID PLAN
   octavo accounts adjust-credits ID AMOUNT --reason TEXT
   octavo accounts rotate-webhook-secret ID   new secret; the old one also signs for 24 h
-  octavo keys create ACCOUNT_ID [--label L]
+  octavo keys create ACCOUNT_ID [--label L] [--test]
+                                       --test: a test-mode key (svc_test_): its jobs are free, stamped
+                                       "octavo test mode", 10 pages an input, 20 a minute
   octavo keys list ACCOUNT_ID
   octavo keys revoke KEY_ID
   octavo doctor [--queues q1,q2|--class C|--api]
@@ -61,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
       queues: { type: "string" },
       class: { type: "string" },
       api: { type: "boolean" },
+      test: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -76,12 +79,20 @@ async function main(argv: string[]): Promise<number> {
   if (typos.length > 0)
     throw new ConfigError(typos[0] ?? "", "is not an octavo setting; check its spelling (see README)");
   if (values.api && command !== "doctor") throw new UsageError("--api is an option of octavo doctor");
+  if (values.test && !(command === "keys" && args[0] === "create"))
+    throw new UsageError("--test is an option of octavo keys create");
   const queues = queuesOption(values.queues, values.class);
   // Before the settings: doctor must answer on a node with none (an image's read-only /app, no
   // OCTAVO_SECRET_KEY), where loadConfig would try to create ./data/secret.key.
   if (command === "doctor") return (await doctorCommand({ queues, api: values.api })) ? 0 : 1;
   const config = loadConfig();
-  const flags = { email: values.email, plan: values.plan, reason: values.reason, label: values.label };
+  const flags = {
+    email: values.email,
+    plan: values.plan,
+    reason: values.reason,
+    label: values.label,
+    ...(values.test ? { test: "true" } : {}),
+  };
 
   switch (command) {
     case "start":

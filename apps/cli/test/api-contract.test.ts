@@ -1,12 +1,26 @@
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { getOperation, type OperationId, operationIds } from "@octavo/contracts";
 import { kyselyOf } from "@octavo/db/repositories";
-import { corpusPath, waitFor } from "@octavo/testing";
+import { corpusPath, createTempDir, waitFor } from "@octavo/testing";
+import { Document, Packer, Paragraph } from "docx";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, type JobBody } from "./support/client.js";
+import { operationSamples } from "./support/operation-samples.js";
+import { requiresPassword } from "./support/pdf-checks.js";
 import { type LocalServer, startLocalServer } from "./support/servers.js";
 import { type Stack, startStack } from "./support/stack.js";
+import { missingStamps } from "./support/test-stamps.js";
 
 const pdf = corpusPath("general/samplefiles_pdflatex-outline.pdf");
+
+/** poppler's pdfsig: its account of each signature ("Signature is Valid."). */
+async function pdfsigVerdict(path: string): Promise<string> {
+  return (await promisify(execFile)("pdfsig", [path])).stdout;
+}
 
 function expectErrorBody(body: Record<string, unknown>, code: string): void {
   expect(body.error).toBe(code);
@@ -273,8 +287,14 @@ describe("the API contract (SQLite, supervised redis-server)", () => {
     const ids = async (as: Client) =>
       ((await as.get("/v1/jobs?limit=100")).body.data as JobBody[]).map((job) => job.id);
 
+    let scratch: { path: string; dispose(): Promise<void> };
+
     beforeAll(async () => {
       ({ live, test } = await liveAndTest("business"));
+      scratch = await createTempDir("octavo-test-mode-");
+    });
+    afterAll(async () => {
+      await scratch?.dispose();
     });
 
     it("keeps test and live jobs apart on every job route, both ways", async () => {
@@ -361,6 +381,86 @@ describe("the API contract (SQLite, supervised redis-server)", () => {
       // The account's live key is not held back by its test keys' jobs.
       expect((await post(account.live)).status).toBe(202);
       for (const created of accepted) await account.test.waitForJob(String(created.body.id));
+    });
+
+    it("stamps every output of every operation where its reader sees it", async () => {
+      const found: Record<string, string[]> = {};
+      const run = async (as: Client, operation: OperationId) => {
+        const sample = operationSamples[operation];
+        // Tesseract reads the 12 pt stamp in an image rendered at 150 dpi, not at the sample's 72.
+        const options = operation === "pdf-to-image" ? { ...sample.options, dpi: 150 } : sample.options;
+        const named = Object.entries(sample.named ?? {}).flatMap(([field, paths]) =>
+          paths.map((path) => ({ path, field })),
+        );
+        const files = [...sample.files.map((path) => ({ path })), ...named];
+        const created = await as.postFiles(getOperation(operation).path, files, options);
+        expect(created.status, `${operation}: ${JSON.stringify(created.body)}`).toBe(202);
+        const job = await as.waitForJob(String(created.body.id), 240_000);
+        expect(job, operation).toMatchObject({ status: "done", livemode: false });
+        expect(job.outputs, operation).toHaveLength(sample.outputs);
+        const password = operation === "protect" ? String(sample.options?.userPassword) : undefined;
+        found[operation] = [];
+        for (const [index, output] of (job.outputs ?? []).entries()) {
+          expect(output.contentType).toBe(sample.outputContentType);
+          const file = await as.downloadTo(output.url, join(scratch.path, `${operation}-${index}`));
+          found[operation].push(...(await missingStamps(file, output.contentType, password)));
+          // Signed after it was stamped, so the signature still covers the whole file.
+          if (operation === "sign") expect(await pdfsigVerdict(file)).toContain("Signature is Valid");
+        }
+      };
+      // Test mode takes 20 jobs a minute from an account: each ten operations on an account of their own.
+      const groups = Array.from({ length: Math.ceil(operationIds.length / 10) }, (_, index) =>
+        operationIds.slice(index * 10, index * 10 + 10),
+      );
+      await Promise.all(
+        groups.map(async (operations) => {
+          const { test: as } = await liveAndTest("business");
+          await Promise.all(operations.map((operation) => run(as, operation)));
+        }),
+      );
+      expect(found).toEqual(Object.fromEntries(operationIds.map((operation) => [operation, []])));
+    }, 600_000);
+
+    it("stamps a pipeline's output once, before its last step where that step's output cannot take it", async () => {
+      const created = await test.postFiles("/v1/pipeline", [{ path: pdf }], undefined, {
+        steps: JSON.stringify([
+          { operation: "rotate", options: { angle: 90 } },
+          { operation: "protect", options: { userPassword: "pipeline-secret" } },
+        ]),
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(202);
+      const job = await test.waitForJob(String(created.body.id));
+      expect(job).toMatchObject({ status: "done", livemode: false });
+      const file = await test.downloadTo(job.outputs?.[0]?.url, join(scratch.path, "pipeline.pdf"));
+      expect(await requiresPassword(file)).toBe(true);
+      expect(await missingStamps(file, "application/pdf", "pipeline-secret")).toEqual([]);
+    });
+
+    it("refuses an input of more than 10 pages: a PDF by its pages, a Word file by the PDF it becomes", async () => {
+      const long = corpusPath("general/pdfjs_tracemonkey_with_annotations.pdf"); // 14 pages
+      const rotated = await test.postFiles("/v1/rotate", [{ path: long }], { angle: 90 });
+      expect(await test.waitForJob(String(rotated.body.id))).toMatchObject({
+        status: "failed",
+        error: "invalid_input",
+        message:
+          "pdfjs_tracemonkey_with_annotations.pdf has 14 pages; test mode allows 10 pages per input file. Send a shorter file, or use a live key.",
+      });
+      const pages = Array.from(
+        { length: 12 },
+        (_, index) => new Paragraph({ text: `Page ${index + 1}`, pageBreakBefore: index > 0 }),
+      );
+      const docx = join(scratch.path, "twelve-pages.docx");
+      await writeFile(docx, await Packer.toBuffer(new Document({ sections: [{ children: pages }] })));
+      const converted = await test.postFiles("/v1/convert/word-to-pdf", [{ path: docx }]);
+      expect(await test.waitForJob(String(converted.body.id))).toMatchObject({
+        status: "failed",
+        error: "invalid_input",
+        message:
+          "The output twelve-pages.pdf has 12 pages; test mode allows 10 pages per input file. Send a shorter file, or use a live key.",
+      });
+      // The limit is test mode's: a live key's job takes the same file.
+      const live14 = await live.postFiles("/v1/rotate", [{ path: long }], { angle: 90 });
+      expect(await live.waitForJob(String(live14.body.id))).toMatchObject({ status: "done", livemode: true });
     });
 
     it("says in each webhook whether the job ran in live or test mode", async () => {

@@ -81,12 +81,22 @@ describe("the operator CLI, as `npx octavo` from the repository root", () => {
       apiKey: string;
     };
     expect(key.apiKey).toMatch(/^svc_live_/);
+    const testKey = octavo("keys", "create", account.accountId, "--label", "sandbox", "--test").json;
+    expect(testKey).toMatchObject({ mode: "test", apiKey: expect.stringMatching(/^svc_test_/) });
+    expect(octavo("keys", "list", account.accountId, "--test").stderr).toContain(
+      "--test is an option of octavo keys create",
+    );
     const keys = octavo("keys", "list", account.accountId).json as {
       id: string;
       label: string;
+      mode: string;
       revokedAt: string | null;
     }[];
-    expect(keys.map((entry) => entry.label)).toEqual(["default", "ci"]);
+    expect(keys.map((entry) => [entry.label, entry.mode])).toEqual([
+      ["default", "live"],
+      ["ci", "live"],
+      ["sandbox", "test"],
+    ]);
     expect(JSON.stringify(keys)).not.toContain(key.apiKey); // only the prefix is ever shown again
     expect(octavo("keys", "revoke", key.keyId).status).toBe(0);
     const revokedTwice = octavo("keys", "revoke", key.keyId);

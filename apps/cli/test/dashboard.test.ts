@@ -190,6 +190,44 @@ describe("the customer dashboard, in Debian's Chromium", () => {
     await second.context.close();
   });
 
+  it("creates a test key, whose jobs show under test data only, counted there and never charged", async () => {
+    const { context, page } = await signUp("tester@example.com");
+    await page.click('input[name="mode"][value="test"]');
+    await submitForm(page, "/dashboard/keys", { label: "sandbox" });
+    const apiKey = (await text(page, "#new-key-value")).trim();
+    expect(apiKey).toMatch(/^svc_test_/);
+    expect(await text(page, "#new-key")).toMatch(/Your new test key/);
+    expect(await text(page, `tr[data-key="${apiKey.slice(0, 17)}"]`)).toMatch(/sandbox.*test/);
+    await screenshot(page, "test-key");
+
+    const client = new Client(stack.baseUrl, apiKey);
+    const job = await client.waitForJob(
+      (await client.postFiles("/v1/rotate", [{ path: pdf }], { angle: 90 })).body.id as string,
+    );
+    expect(job).toMatchObject({ status: "done", livemode: false });
+
+    // Live data, the default: neither the job nor its credit.
+    await page.goto(`${base()}/jobs`);
+    expect(await page.$(`tr[data-job="${job.id}"]`)).toBeNull();
+    await page.goto(base());
+    expect(await text(page, ".figures")).toMatch(/Credits used\s*0\s*of 100/);
+    // The switch keeps the page: test data's overview counts the job, charged nothing.
+    await Promise.all([page.waitForNavigation(), page.click(".mode-switch a:last-child")]);
+    expect(page.url()).toBe(`${base()}?mode=test`);
+    expect(await text(page, ".test-banner")).toMatch(/stamped “octavo test mode”/);
+    expect(await text(page, ".figures")).toMatch(/Test jobs this month\s*1\s*Done\s*1/);
+    expect(await text(page, ".figures")).toMatch(/Credits charged\s*0\s*live, these would have cost 1/);
+    await screenshot(page, "test-overview");
+    // The navigation keeps test data; its job list has the job and its download.
+    await Promise.all([page.waitForNavigation(), page.click('.top nav a[href^="/dashboard/jobs"]')]);
+    expect(page.url()).toBe(`${base()}/jobs?mode=test`);
+    expect(await text(page, `tr[data-job="${job.id}"]`)).toMatch(/rotate\s*done/);
+    const link = await page.$eval(`tr[data-job="${job.id}"] a.download`, (a) => a.getAttribute("href") ?? "");
+    expect((await client.download(link)).status).toBe(200);
+    await screenshot(page, "test-jobs");
+    await context.close();
+  });
+
   it("works at phone width", async () => {
     const { context, page } = await signUp("phone@example.com");
     await page.setViewport({ width: 375, height: 740 });

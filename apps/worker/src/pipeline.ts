@@ -19,6 +19,10 @@ export interface PipelineRun extends ExecuteOptions {
   runners: JobRunners;
   /** The steps' statuses, each time one starts or ends (the Job's `steps`). */
   onSteps: (steps: readonly JobStep[]) => Promise<void>;
+  /** What the last step's inputs go through first (a test job's stamp, when that step's output cannot take it). */
+  beforeLastStep?: (
+    files: readonly StepFile[],
+  ) => Promise<StepFile[] | Extract<SandboxResult, { type: "failed" }>>;
 }
 
 type StepResult = SandboxResult & { stderr?: string };
@@ -44,7 +48,9 @@ export async function runPipeline(run: PipelineRun): Promise<StepResult> {
     const startedAt = new Date().toISOString();
     statuses[index] = { operation: step.operation, status: "active", startedAt };
     await run.onSteps(statuses);
-    const result = await runStep(run, index, step, files, deadline);
+    const prepared =
+      run.beforeLastStep && index === run.steps.length - 1 ? await run.beforeLastStep(files) : files;
+    const result = "type" in prepared ? prepared : await runStep(run, index, step, prepared, deadline);
     const ended = { operation: step.operation, startedAt, finishedAt: new Date().toISOString() };
     if (result.type === "failed") {
       statuses[index] = { ...ended, status: "failed", error: result.code };

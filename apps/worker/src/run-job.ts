@@ -17,6 +17,7 @@ import type { WorkerContext } from "./context.js";
 import { type ExecuteOptions, execute, type JobRunners } from "./execute.js";
 import { runPipeline } from "./pipeline.js";
 import type { EngineTask } from "./sandbox/protocol.js";
+import { type RunEngines, runTestJob } from "./test-mode.js";
 
 const PROGRESS_WRITE_INTERVAL_MS = 500;
 
@@ -151,21 +152,37 @@ async function startAndRun(
     // The options were validated, and completed with their defaults, by the API against this schema; the
     // secret ones were kept out of the row, sealed beside the inputs.
     const options = { ...JSON.parse(job.options), ...secretOptions };
-    const result =
-      job.operation === PIPELINE
-        ? await runPipeline({
+    const steps = job.operation === PIPELINE ? (options.steps as PipelineStep[]) : undefined;
+    const runEngines: RunEngines = (inputs, beforeLastStep) =>
+      steps
+        ? runPipeline({
             ...running,
-            steps: options.steps as PipelineStep[],
-            inputs: local,
+            steps,
+            inputs,
             workDir: join(workDir, "steps"),
             runners,
-            onSteps: (steps) => ctx.jobs.recordSteps(jobId, steps),
+            onSteps: (statuses) => ctx.jobs.recordSteps(jobId, statuses),
+            ...(beforeLastStep ? { beforeLastStep } : {}),
           })
-        : await execute(
-            { operation: job.operation, options, inputs: local, workDir: join(workDir, "out") } as EngineTask,
+        : execute(
+            { operation: job.operation, options, inputs, workDir: join(workDir, "out") } as EngineTask,
             runners,
             running,
           );
+    const result =
+      job.mode === "test"
+        ? await runTestJob(
+            {
+              operation: job.operation,
+              ...(steps ? { steps: steps.map((step) => step.operation) } : {}),
+              inputs: local,
+              workDir,
+              runners,
+              running,
+            },
+            runEngines,
+          )
+        : await runEngines(local);
     enginesDone?.();
 
     if (endedElsewhere.aborted) {

@@ -2,6 +2,7 @@ import { catalogue, operationIds } from "@octavo/contracts";
 import { describe, expect, it } from "vitest";
 import { isSandboxed, prepareEngineOf, sandboxEngineOf, sparePreloads } from "../src/operations.js";
 import { engineFunction } from "../src/sandbox/dispatch.js";
+import { testModeEngines } from "../src/test-mode.js";
 
 /*
  * The sandbox calls the engine a catalogue entry names; a module or export that is not there, or a
@@ -28,6 +29,11 @@ describe("the catalogue's sandboxed engines", () => {
     expect(prepare).toEqual({ module: "@octavo/generate", export: "fillTemplate", manyInputs: true });
     expect((await engineFunction(prepare ?? { module: "", export: "" })).length).toBe(3);
     expect(prepareEngineOf("word-to-pdf")).toBeUndefined();
+  });
+
+  it("gives test mode's two steps functions that take (files, options, context)", async () => {
+    for (const engine of Object.values(testModeEngines))
+      expect((await engineFunction(engine)).length).toBe(3);
   });
 
   it("may name one module of an engine package by its path", async () => {

@@ -166,6 +166,12 @@ export interface CatalogueEntry {
    * runs a page per core, so two OCR jobs on one worker would fight over the same cores.
    */
   readonly concurrency?: number;
+  /**
+   * Where a test job's "octavo test mode" stamp goes (@octavo/test-mark): on its outputs once the engine
+   * is done (the default), or on its PDF inputs before the engine, for an operation whose output cannot be
+   * rewritten afterwards (encrypted, signed, PDF/A) or is drawn from the pages (images).
+   */
+  readonly testStamp?: "inputs" | "outputs";
 }
 
 const pdf = [".pdf"] as const;
@@ -403,6 +409,8 @@ export const catalogue = {
     workerClass: "heavy",
     // pdftotext (poppler) checks that the PDF/A's text survived.
     programs: [...pdfInput, "gs", "pdftotext"],
+    // Stamped before the conversion, which then makes the stamp part of a conforming PDF/A.
+    testStamp: "inputs",
   },
   protect: {
     path: "/v1/protect",
@@ -416,6 +424,8 @@ export const catalogue = {
     runner: reusedSandbox("@octavo/engines", "protect"),
     workerClass: "pdf",
     programs: pdfInput,
+    // The output is encrypted.
+    testStamp: "inputs",
   },
   unlock: {
     path: "/v1/unlock",
@@ -448,6 +458,8 @@ export const catalogue = {
     runner: freshSandbox("@octavo/images", "pdfToImage"),
     workerClass: "heavy",
     programs: pdfInput,
+    // The images are rendered from stamped pages, so the stamp is drawn into them.
+    testStamp: "inputs",
   },
   "image-to-pdf": {
     path: "/v1/convert/image-to-pdf",
@@ -642,6 +654,8 @@ export const catalogue = {
     workerClass: "pdf",
     // OpenSSL reads the PKCS#12 file in a process of its own.
     programs: [...pdfInput, "openssl"],
+    // Stamped before signing: a change after it would break the signature.
+    testStamp: "inputs",
   },
   "verify-signatures": {
     path: "/v1/verify-signatures",

@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { stringEnum } from "./schema-helpers.js";
+import { livemodeMember } from "./test-output.js";
 
 export const formFieldTypes = ["text", "checkbox", "radio", "choice", "signature", "button"] as const;
 export const formKinds = ["none", "acroform", "xfa-static", "xfa-dynamic"] as const;
@@ -74,6 +75,7 @@ export const FormField = Type.Object(
 
 export const FormReport = Type.Object(
   {
+    livemode: livemodeMember,
     form: stringEnum(
       formKinds,
       "none: no form. acroform: an AcroForm. xfa-static: an XFA form with its AcroForm fields, which forms/fill " +

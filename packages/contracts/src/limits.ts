@@ -87,4 +87,6 @@ export const testModeLimits = {
   jobsPerMinute: 20,
   /** How long a test job's outputs are kept, at most (the operator's result TTL when shorter). */
   resultTtlSeconds: 3600,
+  /** Pages an input file may have; an Office, HTML or image input is counted by the PDF it becomes. */
+  pagesPerInput: 10,
 } as const;

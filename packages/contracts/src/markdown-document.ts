@@ -1,4 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { livemodeMember } from "./test-output.js";
 
 /*
  * The JSON that PDF to Markdown writes with format "json": a document's blocks in reading order, each
@@ -125,6 +126,7 @@ export const MarkdownChunk = Type.Object(
 
 export const MarkdownDocument = Type.Object(
   {
+    livemode: livemodeMember,
     name: Type.String({ description: "The input file's name." }),
     pageCount: Type.Integer({ minimum: 0, description: "Pages in the input file." }),
     pages: Type.Array(Page, { description: "The pages converted, in order." }),

@@ -1,4 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { livemodeMember } from "./test-output.js";
 
 /*
  * What Verify signatures reports (report.json, and the done job's `verification`): one entry per signature,
@@ -125,6 +126,7 @@ export const SignatureEntry = Type.Object(
 
 export const SignatureReport = Type.Object(
   {
+    livemode: livemodeMember,
     file: Type.String({ description: "The input's name." }),
     signatures: Type.Array(SignatureEntry, { description: "Empty for a file without signatures." }),
   },

@@ -88,7 +88,7 @@ export {
   sealSecret,
 } from "./secrets.js";
 export { type BillingPeriod, billingPeriodOf, newId, toIso } from "./time.js";
-export { type Usage, usageOf } from "./usage.js";
+export { type TestUsage, testUsageOf, type Usage, usageOf } from "./usage.js";
 export { jobView } from "./views.js";
 export {
   type AttemptRecord,

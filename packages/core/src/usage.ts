@@ -1,6 +1,6 @@
 import { type PlanId, plans } from "@octavo/contracts";
 import type { DatabaseHandle, Db } from "@octavo/db";
-import { kyselyOf, ledgerTotals, reservedCredits } from "@octavo/db/repositories";
+import { kyselyOf, ledgerTotals, reservedCredits, testJobTotals } from "@octavo/db/repositories";
 import { billingPeriodOf } from "./time.js";
 
 export interface Usage {
@@ -47,5 +47,37 @@ export async function usageIn(db: Db, accountId: string, plan: PlanId, now: Date
     creditsRemaining: Math.max(0, included - totals.charged - reserved),
     overageCredits: overage,
     overageCostUsd: Math.round((overage * rate) / 10) / 100, // rate is per 1,000 credits; cents
+  };
+}
+
+/** Test mode's month: its jobs cost nothing, so it is counted from the jobs themselves. */
+export interface TestUsage {
+  periodStart: string;
+  periodEnd: string;
+  jobs: number;
+  done: number;
+  failed: number;
+  /** Queued or running. */
+  unfinished: number;
+  /** What the done ones would have cost with a live key; charged: none. */
+  creditsNotCharged: number;
+}
+
+export async function testUsageOf(
+  database: DatabaseHandle,
+  accountId: string,
+  now: Date,
+): Promise<TestUsage> {
+  const period = billingPeriodOf(now);
+  const totals = await testJobTotals(kyselyOf(database), accountId, period.start);
+  const count = (status: string) => totals.find((row) => row.status === status)?.jobs ?? 0;
+  return {
+    periodStart: period.start,
+    periodEnd: period.end,
+    jobs: totals.reduce((sum, row) => sum + row.jobs, 0),
+    done: count("done"),
+    failed: count("failed"),
+    unfinished: count("queued") + count("active"),
+    creditsNotCharged: totals.find((row) => row.status === "done")?.credits ?? 0,
   };
 }

@@ -22,6 +22,7 @@ import {
   reservedCredits,
   revokeApiKey,
   startJob,
+  testJobTotals,
 } from "../src/repositories/index.js";
 
 const now = "2026-11-23T10:00:00.000Z";
@@ -156,6 +157,11 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("repositories on %s", (kind)
     expect(
       (await findJobForAccount(kyselyOf(handle), "j1-test", { accountId: "a1", mode: "test" }))?.mode,
     ).toBe("test");
+    // Test mode's usage is counted from its jobs, by status, with what they would have cost.
+    expect(await testJobTotals(kyselyOf(handle), "a1", period)).toEqual([
+      { status: "queued", jobs: 1, credits: 3 },
+    ]);
+    expect(await testJobTotals(kyselyOf(handle), "a1", "2026-10-01T00:00:00.000Z")).toEqual([]);
     expect(await startJob(kyselyOf(handle), "j1", now)).toMatchObject({ status: "active", attempts: 1 });
     // Re-delivered: the row as it now is, read by the same statement.
     const active = await startJob(kyselyOf(handle), "j1", "2026-11-23T10:00:05.000Z");

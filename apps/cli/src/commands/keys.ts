@@ -8,15 +8,19 @@ export async function keysCommand(
 ): Promise<void> {
   const [action, id] = args;
   if (!id)
-    throw new UsageError("keys create ACCOUNT_ID [--label L] | keys list ACCOUNT_ID | keys revoke KEY_ID");
+    throw new UsageError(
+      "keys create ACCOUNT_ID [--label L] [--test] | keys list ACCOUNT_ID | keys revoke KEY_ID",
+    );
   switch (action) {
     case "create": {
-      const key = await runtime.accounts.createKey(id, flags.label ?? null);
+      const mode = flags.test === undefined ? "live" : "test";
+      const key = await runtime.accounts.createKey(id, flags.label ?? null, mode);
       printJson({
         keyId: key.id,
         accountId: id,
         apiKey: key.apiKey,
         prefix: key.prefix,
+        mode,
         note: "Shown once: only a hash is stored.",
       });
       return;

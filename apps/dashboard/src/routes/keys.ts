@@ -35,11 +35,12 @@ export function keyRoutes(ctx: DashboardContext, csrf: CsrfTokens): Router {
     const { accountId, email } = customerOf(res);
     const raw: unknown = req.body?.label;
     const label = typeof raw === "string" && raw.trim() !== "" ? raw.trim().slice(0, 100) : null;
-    const created = await ctx.accounts.createKey(accountId, label);
+    const mode = req.body?.mode === "test" ? "test" : "live";
+    const created = await ctx.accounts.createKey(accountId, label, mode);
     const keys = await ctx.accounts.listKeys(accountId);
     sendPage(
       res,
-      KeysPage({ csrf: csrf.token(req, res), email, keys, created: { apiKey: created.apiKey, label } }),
+      KeysPage({ csrf: csrf.token(req, res), email, keys, created: { apiKey: created.apiKey, label, mode } }),
       201,
     );
   });

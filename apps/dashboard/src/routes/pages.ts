@@ -1,12 +1,13 @@
 import { plans } from "@octavo/contracts";
-import { creditsChart, recentJobs, usageOf } from "@octavo/core";
+import { creditsChart, recentJobs, testUsageOf, usageOf } from "@octavo/core";
 import { Router } from "express";
 import type { DashboardContext } from "../context.js";
 import type { CsrfTokens } from "../csrf.js";
+import { viewedMode } from "../mode.js";
 import { sendPage } from "../render.js";
 import { customerOf } from "../session.js";
 import { JobsPage, STATUSES } from "../views/jobs.js";
-import { OverviewPage } from "../views/overview.js";
+import { OverviewPage, TestOverviewPage } from "../views/overview.js";
 import { PlansPage } from "../views/plans.js";
 
 const RECENT_JOBS = 50;
@@ -19,6 +20,11 @@ export function pageRoutes(ctx: DashboardContext, csrf: CsrfTokens): Router {
   router.get("/", async (req, res) => {
     const { accountId, email, plan } = customerOf(res);
     const now = new Date();
+    if (viewedMode(req) === "test") {
+      const usage = await testUsageOf(database, accountId, now);
+      sendPage(res, TestOverviewPage({ csrf: csrf.token(req, res), email, usage }));
+      return;
+    }
     const [usage, days] = await Promise.all([
       usageOf(database, accountId, plan, now),
       creditsChart(database, accountId, plan, now),
@@ -39,18 +45,19 @@ export function pageRoutes(ctx: DashboardContext, csrf: CsrfTokens): Router {
   router.get("/jobs", async (req, res) => {
     const { accountId, email } = customerOf(res);
     const status = STATUSES.find((candidate) => candidate === req.query.status);
-    // Live jobs: test keys' jobs stay apart from them.
+    // The live or the test keys' jobs, never both in one list.
+    const mode = viewedMode(req);
     const jobs = await recentJobs(
       database,
       ctx.downloadLinks,
-      { accountId, mode: "live" },
+      { accountId, mode },
       {
         limit: RECENT_JOBS,
         now: new Date(),
         ...(status ? { status } : {}),
       },
     );
-    sendPage(res, JobsPage({ csrf: csrf.token(req, res), email, jobs, status }));
+    sendPage(res, JobsPage({ csrf: csrf.token(req, res), email, jobs, status, mode }));
   });
 
   router.get("/plan", (req, res) => {

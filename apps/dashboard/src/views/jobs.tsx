@@ -1,4 +1,4 @@
-import type { JobStatus } from "@octavo/db";
+import type { JobStatus, KeyMode } from "@octavo/db";
 import { BASE } from "../session.js";
 import { duration, when } from "./format.js";
 import { Layout } from "./layout.js";
@@ -23,10 +23,19 @@ export function JobsPage(props: {
   email: string;
   jobs: readonly JobRowView[];
   status: JobStatus | undefined;
+  mode: KeyMode;
 }) {
+  const path = props.status ? `/jobs?status=${props.status}` : "/jobs";
   return (
-    <Layout title="Jobs" email={props.email} section="/jobs" csrf={props.csrf}>
+    <Layout
+      title="Jobs"
+      email={props.email}
+      section="/jobs"
+      csrf={props.csrf}
+      mode={{ shown: props.mode, path }}
+    >
       <form method="get" action={`${BASE}/jobs`} class="filter">
+        {props.mode === "test" && <input type="hidden" name="mode" value="test" />}
         <label for="status">Status</label>
         <select id="status" name="status">
           <option value="" selected={!props.status}>
@@ -41,7 +50,10 @@ export function JobsPage(props: {
         <button type="submit">Filter</button>
       </form>
       {props.jobs.length === 0 ? (
-        <p>No jobs{props.status ? ` with status ${props.status}` : ""} yet.</p>
+        <p>
+          No {props.mode === "test" ? "test " : ""}jobs{props.status ? ` with status ${props.status}` : ""}{" "}
+          yet.
+        </p>
       ) : (
         <Table columns={["Created", "Operation", "Status", "Credits", "Duration", "Result"]}>
           {props.jobs.map((job) => (

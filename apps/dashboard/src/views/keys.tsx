@@ -1,4 +1,6 @@
+import { testModeLimits } from "@octavo/contracts";
 import type { ApiKeySummary } from "@octavo/core";
+import type { KeyMode } from "@octavo/db";
 import { BASE } from "../session.js";
 import { when } from "./format.js";
 import { Csrf, Field, Layout, Notice } from "./layout.js";
@@ -8,7 +10,7 @@ export function KeysPage(props: {
   csrf: string;
   email: string;
   keys: readonly ApiKeySummary[];
-  created?: { apiKey: string; label: string | null };
+  created?: { apiKey: string; label: string | null; mode: KeyMode };
   notice?: string | undefined;
 }) {
   const active = props.keys.filter((key) => !key.revokedAt);
@@ -18,7 +20,10 @@ export function KeysPage(props: {
       {props.notice && <Notice kind="ok">{props.notice}</Notice>}
       {props.created && (
         <section class="reveal" aria-labelledby="new-key">
-          <h2 id="new-key">Your new key{props.created.label ? ` “${props.created.label}”` : ""}</h2>
+          <h2 id="new-key">
+            Your new {props.created.mode === "test" ? "test " : ""}key
+            {props.created.label ? ` “${props.created.label}”` : ""}
+          </h2>
           <p class="warning">
             Copy it now and keep it somewhere safe: it is shown this once. We store only a hash of it.
           </p>
@@ -35,6 +40,13 @@ export function KeysPage(props: {
         page, a mobile app or a repository: anyone who can read a key can spend your credits. Send it as{" "}
         <code>Authorization: Bearer svc_live_…</code>.
       </p>
+      <p>
+        A test key (<code>svc_test_…</code>) runs every operation with the real engines for free, to build and
+        test an integration: each output is stamped “octavo test mode”, an input may have at most{" "}
+        {testModeLimits.pagesPerInput} pages, the account may send {testModeLimits.jobsPerMinute} test jobs a
+        minute, and outputs are kept one hour. Test jobs are seen only with test keys, and live jobs only with
+        live ones.
+      </p>
       <h2>Keys</h2>
       {active.length === 0 ? (
         <p>You have no active key yet. Create one below.</p>
@@ -45,6 +57,16 @@ export function KeysPage(props: {
       <form method="post" action={`${BASE}/keys`} class="stack">
         <Csrf token={props.csrf} />
         <Field name="label" label="Label (optional)" hint="Where the key is used, e.g. “billing server”." />
+        <fieldset class="choice">
+          <legend>Mode</legend>
+          <label>
+            <input type="radio" name="mode" value="live" checked /> Live: real jobs, charged in credits
+          </label>
+          <label>
+            <input type="radio" name="mode" value="test" /> Test: free jobs, outputs stamped “octavo test
+            mode”
+          </label>
+        </fieldset>
         <button type="submit">Create key</button>
       </form>
       {revoked.length > 0 && (
@@ -59,12 +81,15 @@ export function KeysPage(props: {
 
 function KeyTable({ keys }: { keys: readonly ApiKeySummary[] }) {
   return (
-    <Table columns={["Label", "Key", "Created", "Last used", ""]}>
+    <Table columns={["Label", "Key", "Mode", "Created", "Last used", ""]}>
       {keys.map((key) => (
-        <tr key={key.id}>
+        <tr key={key.id} data-key={key.prefix}>
           <td>{key.label ?? "—"}</td>
           <td>
             <code>{key.prefix}…</code>
+          </td>
+          <td>
+            <span class={`mode ${key.mode}`}>{key.mode}</span>
           </td>
           <td>{when(key.createdAt)}</td>
           <td>{when(key.lastUsedAt)}</td>

@@ -1,4 +1,6 @@
+import type { KeyMode } from "@octavo/db";
 import type { ComponentChildren } from "preact";
+import { inMode } from "../mode.js";
 import { BASE } from "../session.js";
 
 const NAV = [
@@ -8,6 +10,8 @@ const NAV = [
   ["Jobs", "/jobs"],
   ["Plan", "/plan"],
 ] as const;
+/** The sections whose data follows the live/test switch. */
+const FOLLOW_MODE: readonly string[] = ["", "/jobs"];
 
 export interface PageProps {
   title: string;
@@ -16,10 +20,13 @@ export interface PageProps {
   /** The path of the current section, e.g. "/keys", to mark it in the navigation. */
   section?: string;
   csrf: string;
+  /** On a page whose data follows the switch: the mode shown, and the page's path without it. */
+  mode?: { shown: KeyMode; path: string };
   children: ComponentChildren;
 }
 
-export function Layout({ title, email, section, csrf, children }: PageProps) {
+export function Layout({ title, email, section, csrf, mode, children }: PageProps) {
+  const shown = mode?.shown ?? "live";
   return (
     <html lang="en">
       <head>
@@ -40,7 +47,10 @@ export function Layout({ title, email, section, csrf, children }: PageProps) {
               <ul>
                 {NAV.map(([label, path]) => (
                   <li key={path}>
-                    <a href={`${BASE}${path}`} aria-current={section === path ? "page" : undefined}>
+                    <a
+                      href={FOLLOW_MODE.includes(path) ? inMode(`${BASE}${path}`, shown) : `${BASE}${path}`}
+                      aria-current={section === path ? "page" : undefined}
+                    >
                       {label}
                     </a>
                   </li>
@@ -56,6 +66,7 @@ export function Layout({ title, email, section, csrf, children }: PageProps) {
           )}
         </header>
         <main id="main">
+          {mode && <ModeSwitch shown={mode.shown} path={mode.path} />}
           <h1>{title}</h1>
           {children}
         </main>
@@ -124,5 +135,27 @@ export function Notice({ kind, children }: { kind: "ok" | "error"; children: Com
     <p class={`notice ${kind}`} role={kind === "error" ? "alert" : "status"}>
       {children}
     </p>
+  );
+}
+
+/** Live or test data, as two links; in test mode a banner says what test data is. */
+function ModeSwitch({ shown, path }: { shown: KeyMode; path: string }) {
+  return (
+    <>
+      <nav aria-label="Live or test data" class="mode-switch">
+        <a href={`${BASE}${path}`} aria-current={shown === "live" ? "page" : undefined}>
+          Live data
+        </a>
+        <a href={inMode(`${BASE}${path}`, "test")} aria-current={shown === "test" ? "page" : undefined}>
+          Test data
+        </a>
+      </nav>
+      {shown === "test" && (
+        <p class="test-banner" role="status">
+          Test data: the jobs of your test keys (<code>svc_test_…</code>). They cost nothing, every output is
+          stamped “octavo test mode”, and outputs are kept one hour.
+        </p>
+      )}
+    </>
   );
 }

@@ -1,9 +1,19 @@
-import type { Usage } from "@octavo/core";
+import type { TestUsage, Usage } from "@octavo/core";
+import type { ComponentChildren } from "preact";
 import { CreditsChart } from "./chart.js";
 import { Layout } from "./layout.js";
 
 const number = new Intl.NumberFormat("en-US");
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+const day = (ms: number) =>
+  new Date(ms).toLocaleDateString("en-GB", {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  });
+/** periodEnd is the next month's first instant: the period's last day is the day before. */
+const lastDayOf = (periodEnd: string) => day(Date.parse(periodEnd) - 1);
 
 export function OverviewPage(props: {
   csrf: string;
@@ -14,55 +24,69 @@ export function OverviewPage(props: {
   days: readonly { day: string; credits: number }[];
 }) {
   const { usage } = props;
-  // periodEnd is the next month's first instant: the last day of this period is the day before.
-  const day = (ms: number) =>
-    new Date(ms).toLocaleDateString("en-GB", {
-      day: "numeric",
-      month: "long",
-      year: "numeric",
-      timeZone: "UTC",
-    });
-  const lastDay = day(Date.parse(usage.periodEnd) - 1);
+  const lastDay = lastDayOf(usage.periodEnd);
   const resets = day(Date.parse(usage.periodEnd));
   return (
-    <Layout title="Overview" email={props.email} section="" csrf={props.csrf}>
+    <Layout
+      title="Overview"
+      email={props.email}
+      section=""
+      csrf={props.csrf}
+      mode={{ shown: "live", path: "" }}
+    >
       <dl class="figures">
-        <div>
-          <dt>Plan</dt>
-          <dd>{props.planName}</dd>
-        </div>
-        <div>
-          <dt>Credits used</dt>
-          <dd>
-            {number.format(usage.creditsUsed)}{" "}
-            <span class="of">of {number.format(usage.creditsIncluded)}</span>
-          </dd>
-        </div>
-        <div>
-          <dt>Reserved by running jobs</dt>
-          <dd>{number.format(usage.creditsReserved)}</dd>
-        </div>
-        <div>
-          <dt>Remaining</dt>
-          <dd>{number.format(usage.creditsRemaining)}</dd>
-        </div>
+        <Figure label="Plan">{props.planName}</Figure>
+        <Figure label="Credits used">
+          {number.format(usage.creditsUsed)} <span class="of">of {number.format(usage.creditsIncluded)}</span>
+        </Figure>
+        <Figure label="Reserved by running jobs">{number.format(usage.creditsReserved)}</Figure>
+        <Figure label="Remaining">{number.format(usage.creditsRemaining)}</Figure>
         {props.paid && (
-          <div>
-            <dt>Overage</dt>
-            <dd>
-              {number.format(usage.overageCredits)} credits{" "}
-              <span class="of">≈ {usd.format(usage.overageCostUsd)}</span>
-            </dd>
-          </div>
+          <Figure label="Overage">
+            {number.format(usage.overageCredits)} credits{" "}
+            <span class="of">≈ {usd.format(usage.overageCostUsd)}</span>
+          </Figure>
         )}
-        <div>
-          <dt>Period ends</dt>
-          <dd>
-            {lastDay} <span class="of below">credits reset {resets}, 00:00 UTC</span>
-          </dd>
-        </div>
+        <Figure label="Period ends">
+          {lastDay} <span class="of below">credits reset {resets}, 00:00 UTC</span>
+        </Figure>
       </dl>
       <CreditsChart days={props.days} />
     </Layout>
+  );
+}
+
+/** Test mode's month, counted from the test keys' jobs: they are never charged, so there is no chart of credits. */
+export function TestOverviewPage(props: { csrf: string; email: string; usage: TestUsage }) {
+  const { usage } = props;
+  return (
+    <Layout
+      title="Overview"
+      email={props.email}
+      section=""
+      csrf={props.csrf}
+      mode={{ shown: "test", path: "" }}
+    >
+      <dl class="figures">
+        <Figure label="Test jobs this month">{number.format(usage.jobs)}</Figure>
+        <Figure label="Done">{number.format(usage.done)}</Figure>
+        <Figure label="Failed">{number.format(usage.failed)}</Figure>
+        <Figure label="Queued or running">{number.format(usage.unfinished)}</Figure>
+        <Figure label="Credits charged">
+          0 <span class="of">live, these would have cost {number.format(usage.creditsNotCharged)}</span>
+        </Figure>
+        <Figure label="Period ends">{lastDayOf(usage.periodEnd)}</Figure>
+      </dl>
+    </Layout>
+  );
+}
+
+/** One figure of the overview: a label over its value. */
+function Figure({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import type { EngineExport } from "@octavo/contracts";
 import type { EngineContext, EngineInput, EngineResult } from "@octavo/engines";
-import type { EngineTask, SandboxEngine } from "./protocol.js";
+import type { EngineTask, HelperTask, SandboxEngine } from "./protocol.js";
 
 export type DispatchResult = EngineResult & { report?: Record<string, unknown> };
 
@@ -37,7 +37,7 @@ export async function engineFunction(engine: EngineExport): Promise<EngineFuncti
 
 /** Runs the task's engine, with one input or all of them as its operation takes. */
 export async function dispatch(
-  task: EngineTask,
+  task: EngineTask | HelperTask,
   engine: SandboxEngine,
   ctx: SandboxContext,
 ): Promise<DispatchResult> {

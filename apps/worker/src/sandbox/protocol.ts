@@ -23,6 +23,18 @@ export type EngineTask<K extends OperationId = OperationId> = K extends Operatio
 
 export type SandboxTask<K extends SandboxedOperation = SandboxedOperation> = EngineTask<K>;
 
+/**
+ * A task for an engine other than its operation's own, named by TaskOptions.engine: Generate's templating
+ * (a resident operation's prepare step) and test mode's checks and stamps, which take options of their own.
+ */
+export interface HelperTask {
+  /** The job's operation ("pipeline" for a pipeline's test-mode steps). */
+  operation: string;
+  options: object;
+  inputs: { path: string; name: string; field?: string }[];
+  workDir: string;
+}
+
 export interface TaskOutput {
   path: string;
   name: string;
@@ -41,8 +53,8 @@ export interface SandboxEngine extends EngineExport {
 
 export interface RunMessage {
   type: "run";
-  /** A sandboxed operation's task, or a resident one's whose prepare step this is. */
-  task: EngineTask;
+  /** A sandboxed operation's task, or a helper's (a resident operation's prepare step, test mode's steps). */
+  task: EngineTask | HelperTask;
   engine: SandboxEngine;
   /**
    * The operator's OCTAVO_URL_ALLOWLIST: the outbound policy of an engine that makes a request (Sign PDF's

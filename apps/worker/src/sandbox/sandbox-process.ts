@@ -5,6 +5,7 @@ import { type SandboxedOperation, sandboxEngineOf } from "../operations.js";
 import { killProcessTree } from "../process-tree.js";
 import {
   type EngineTask,
+  type HelperTask,
   type RunMessage,
   type SandboxEngine,
   type SandboxMessage,
@@ -91,7 +92,8 @@ export class SandboxProcess {
     if (this.child.pid !== undefined) killProcessTree(this.child.pid, { includeRoot: true });
   }
 
-  run(task: EngineTask, options: TaskOptions): Promise<TaskResult> {
+  /** Runs the task with its operation's engine, or with `options.engine` (which a HelperTask needs). */
+  run(task: EngineTask | HelperTask, options: TaskOptions): Promise<TaskResult> {
     if (this.running) throw new Error("a sandbox runs one job at a time");
     this.running = true;
     this.jobs += 1;

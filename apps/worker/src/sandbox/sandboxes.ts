@@ -1,5 +1,5 @@
 import type { SandboxReuse } from "@octavo/contracts";
-import type { EngineTask } from "./protocol.js";
+import type { EngineTask, HelperTask } from "./protocol.js";
 import { SandboxProcess, type TaskOptions, type TaskResult } from "./sandbox-process.js";
 
 export interface SandboxLimits {
@@ -48,7 +48,7 @@ export class Sandboxes {
 
   constructor(private readonly limits: SandboxLimits) {}
 
-  async run(task: EngineTask, options: TaskOptions & SandboxUse): Promise<TaskResult> {
+  async run(task: EngineTask | HelperTask, options: TaskOptions & SandboxUse): Promise<TaskResult> {
     const waiting = this.takeIdle(options);
     const sandbox = waiting?.sandbox ?? this.takeSpare();
     const result = await sandbox.run(task, options);

@@ -1039,6 +1039,11 @@ export type components = {
             /** @description Read form jobs only: the report, also downloadable as fields.json. */
             form?: {
                 /**
+                 * @description Present, and false, only in the output of a test job (a test key's).
+                 * @constant
+                 */
+                livemode?: false;
+                /**
                  * @description none: no form. acroform: an AcroForm. xfa-static: an XFA form with its AcroForm fields, which forms/fill fills (the XFA data is then removed). xfa-dynamic: an XFA form drawn from its XFA data, which cannot be filled.
                  * @enum {string}
                  */
@@ -1095,6 +1100,11 @@ export type components = {
             };
             /** @description Verify signatures jobs only: the report, also downloadable as report.json. */
             verification?: {
+                /**
+                 * @description Present, and false, only in the output of a test job (a test key's).
+                 * @constant
+                 */
+                livemode?: false;
                 /** @description The input's name. */
                 file: string;
                 /** @description Empty for a file without signatures. */
@@ -1268,6 +1278,11 @@ export type components = {
         };
         /** @description PDF to Markdown's JSON output (format json). */
         MarkdownDocument: {
+            /**
+             * @description Present, and false, only in the output of a test job (a test key's).
+             * @constant
+             */
+            livemode?: false;
             /** @description The input file's name. */
             name: string;
             /** @description Pages in the input file. */
@@ -1357,6 +1372,11 @@ export type components = {
         };
         /** @description The signatures of a PDF and what each is worth. */
         SignatureReport: {
+            /**
+             * @description Present, and false, only in the output of a test job (a test key's).
+             * @constant
+             */
+            livemode?: false;
             /** @description The input's name. */
             file: string;
             /** @description Empty for a file without signatures. */
@@ -1432,6 +1452,11 @@ export type components = {
         };
         /** @description What Read form reports (fields.json, and in the done job as form). */
         FormReport: {
+            /**
+             * @description Present, and false, only in the output of a test job (a test key's).
+             * @constant
+             */
+            livemode?: false;
             /**
              * @description none: no form. acroform: an AcroForm. xfa-static: an XFA form with its AcroForm fields, which forms/fill fills (the XFA data is then removed). xfa-dynamic: an XFA form drawn from its XFA data, which cannot be filled.
              * @enum {string}

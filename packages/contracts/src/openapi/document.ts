@@ -1,4 +1,4 @@
-import { apiKeyPrefixes, webhookSignatureHeader } from "../limits.js";
+import { apiKeyPrefixes, testModeLimits, webhookSignatureHeader } from "../limits.js";
 import { operations } from "../operations.js";
 import { Account, ErrorBody, Job, JobCreated, JobList, JobStep, Output } from "../resources.js";
 import { type JsonSchema, toJsonSchema } from "../schema-helpers.js";
@@ -123,7 +123,12 @@ export function buildOpenApiDocument(options: { serverUrl: string }): Record<str
           type: "http",
           scheme: "bearer",
           bearerFormat: `${apiKeyPrefixes.live}<random>`,
-          description: "An API key from the dashboard, sent as `Authorization: Bearer svc_live_...`.",
+          description:
+            "An API key from the dashboard, sent as `Authorization: Bearer svc_live_...`. A test key " +
+            '(`svc_test_...`) runs the same operations free of charge: every output is stamped "octavo test ' +
+            `mode" (JSON outputs start with \`"livemode": false\`), an input may have at most ${testModeLimits.pagesPerInput} ` +
+            `pages, the account's test keys send at most ${testModeLimits.jobsPerMinute} jobs a minute, outputs are ` +
+            "kept one hour, and a test key sees only test jobs.",
         },
       },
     },

@@ -178,6 +178,34 @@ export async function reservedCredits(db: Db, accountId: string, periodStart: st
 }
 
 /**
+ * The account's test jobs accepted in the period, by status, with the credits they would have cost: test
+ * mode's usage, which has no ledger entries and no reservations.
+ */
+export async function testJobTotals(
+  db: Db,
+  accountId: string,
+  periodStart: string,
+): Promise<{ status: JobStatus; jobs: number; credits: number }[]> {
+  const rows = await db
+    .selectFrom("jobs")
+    .select((eb) => [
+      "status",
+      eb.fn.countAll<number | string>().as("jobs"),
+      eb.fn.sum<number | string>("credits").as("credits"),
+    ])
+    .where("account_id", "=", accountId)
+    .where("mode", "=", "test")
+    .where("period_start", "=", periodStart)
+    .groupBy("status")
+    .execute();
+  return rows.map((row) => ({
+    status: row.status,
+    jobs: Number(row.jobs),
+    credits: Number(row.credits ?? 0),
+  }));
+}
+
+/**
  * The account's unfinished jobs of one operation, or only those accepted before `before` (by creation
  * time, then id): the jobs ahead of one in its queue (index jobs_unfinished_account_operation).
  */
