@@ -62,6 +62,8 @@ interface ComposeService {
   restart?: string;
   security_opt?: string[];
   shm_size?: string | number;
+  profiles?: string[];
+  volumes?: unknown[];
 }
 
 /** Compose durations: "60s", "1m", "1m15s". */
@@ -93,15 +95,50 @@ describe("docker-compose.yml", () => {
 
   it("is valid for docker-compose and starts the whole fleet", () => {
     const { services } = config();
-    expect(Object.keys(services).sort()).toEqual(
-      ["api", "lb", "migrate", "minio", "minio-init", "postgres", "redis", ...workerClasses].sort(),
-    );
+    const fleet = ["api", "lb", "migrate", "minio", "minio-init", "postgres", "redis", ...workerClasses];
+    const tracing = ["jaeger", "otel-collector"];
+    expect(Object.keys(services).sort()).toEqual([...fleet, ...tracing].sort());
+    // `up` starts the fleet; the tracing services only with --profile tracing.
+    for (const name of fleet) expect(services[name]?.profiles, name).toBeUndefined();
+    for (const name of tracing) expect(services[name]?.profiles, name).toEqual(["tracing"]);
     for (const role of roles) expect(services[role]?.build?.target, role).toBe(role);
     expect(services.migrate?.command).toEqual(["node", "apps/cli/bin/octavo.mjs", "migrate"]);
     expect(services.migrate?.restart).toBe("no");
     expect(services["minio-init"]?.restart).toBe("no");
     // BullMQ needs every key kept: append-only persistence and no eviction.
     expect(services.redis?.command?.join(" ")).toMatch(/--appendonly yes.*--maxmemory-policy noeviction/);
+  });
+
+  it("adds a Collector and Jaeger with the tracing profile, and turns traces on only when asked", () => {
+    const traced = run(
+      "docker-compose",
+      ["-f", "docker-compose.yml", "--profile", "tracing", "config"],
+      undefined,
+      {
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://otel-collector:4318",
+      },
+    );
+    expect(traced.status, traced.stderr).toBe(0);
+    const { services } = parse(traced.stdout) as { services: Record<string, ComposeService> };
+    expect(services["otel-collector"]?.command).toEqual(["--config=/etc/otelcol/config.yaml"]);
+    expect(JSON.stringify(services["otel-collector"]?.volumes)).toContain("infra/otel/collector.yaml");
+    expect(services.jaeger?.ports?.length).toBe(1);
+    for (const role of roles)
+      expect(services[role]?.environment?.OTEL_EXPORTER_OTLP_ENDPOINT, role).toBe(
+        "http://otel-collector:4318",
+      );
+    // Without the variable, the setting is empty: the SDK stays unloaded.
+    for (const role of roles)
+      expect(config().services[role]?.environment?.OTEL_EXPORTER_OTLP_ENDPOINT ?? "", role).toBe("");
+    // The Collector's configuration sends what it receives on to Jaeger.
+    const collector = parse(read("infra/otel/collector.yaml")) as {
+      service: { pipelines: { traces: { receivers: string[]; exporters: string[] } } };
+      exporters: Record<string, { endpoint: string }>;
+    };
+    expect(collector.service.pipelines.traces.receivers).toEqual(["otlp"]);
+    expect(collector.exporters[collector.service.pipelines.traces.exporters[0] ?? ""]?.endpoint).toBe(
+      "jaeger:4317",
+    );
   });
 
   it("can scale the API and every worker class with --scale (no fixed name, no host port)", () => {

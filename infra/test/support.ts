@@ -39,12 +39,16 @@ export function classArgument(args: readonly string[]): string | undefined {
   return at < 0 ? undefined : args[at + 1];
 }
 
-/** Runs a tool with a bare environment, so the machine's variables cannot change what it does. */
-export function run(command: string, args: string[], input?: string) {
+/**
+ * Runs a tool with a bare environment (and `extraEnv`), so the machine's variables cannot change what it
+ * does.
+ */
+export function run(command: string, args: string[], input?: string, extraEnv: Record<string, string> = {}) {
   const env = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: process.env.HOME ?? "/tmp",
     LANG: "C.UTF-8",
+    ...extraEnv,
   };
   return spawnSync(command, args, {
     cwd: ROOT,

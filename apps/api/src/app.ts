@@ -5,6 +5,7 @@ import { authenticate } from "./middleware/authenticate.js";
 import { bodyIdleCutOff } from "./middleware/body-idle.js";
 import { errorHandler, notFoundHandler } from "./middleware/errors.js";
 import { httpMetrics } from "./middleware/http-metrics.js";
+import { httpTracing } from "./middleware/http-tracing.js";
 import { rateLimit } from "./middleware/rate-limit.js";
 import { requestId } from "./middleware/request-id.js";
 import { accountRouter } from "./routes/account.js";
@@ -25,6 +26,7 @@ export function createApp(ctx: ApiContext): Express {
   // Behind a load balancer the client's address comes from X-Forwarded-For (the dashboard's sign-in
   // throttle keys on it); only as many hops as the operator says are trusted.
   app.set("trust proxy", ctx.config.trustProxyHops);
+  app.use(httpTracing());
   app.use(requestId);
   app.use(bodyIdleCutOff(ctx.config.requestIdleSeconds));
   app.use(httpMetrics(ctx.metrics));

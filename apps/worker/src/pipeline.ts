@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { durationInWords, getOperation, type JobStep, type PipelineStep } from "@octavo/contracts";
+import { failSpan, inSpan } from "@octavo/telemetry";
 import { type ExecuteOptions, execute, type JobRunners } from "./execute.js";
 import type { EngineTask, SandboxResult, TaskOutput } from "./sandbox/protocol.js";
 
@@ -48,9 +49,20 @@ export async function runPipeline(run: PipelineRun): Promise<StepResult> {
     const startedAt = new Date().toISOString();
     statuses[index] = { operation: step.operation, status: "active", startedAt };
     await run.onSteps(statuses);
-    const prepared =
-      run.beforeLastStep && index === run.steps.length - 1 ? await run.beforeLastStep(files) : files;
-    const result = "type" in prepared ? prepared : await runStep(run, index, step, prepared, deadline);
+    const stepFiles = files;
+    const result = await inSpan(
+      `pipeline.step ${step.operation}`,
+      { "octavo.operation": step.operation, "octavo.step.index": index },
+      async (span) => {
+        const prepared =
+          run.beforeLastStep && index === run.steps.length - 1
+            ? await run.beforeLastStep(stepFiles)
+            : stepFiles;
+        const ran = "type" in prepared ? prepared : await runStep(run, index, step, prepared, deadline);
+        if (ran.type === "failed") failSpan(span, ran.code);
+        return ran;
+      },
+    );
     const ended = { operation: step.operation, startedAt, finishedAt: new Date().toISOString() };
     if (result.type === "failed") {
       statuses[index] = { ...ended, status: "failed", error: result.code };

@@ -12,6 +12,15 @@ import {
 import type { JobFileRow } from "@octavo/db";
 import type { JobEndedListener } from "@octavo/queue";
 import { BlobNotFoundError } from "@octavo/storage";
+import {
+  activeSpan,
+  contextFrom,
+  failSpan,
+  inSpan,
+  pastSpan,
+  SpanKind,
+  type TraceCarrier,
+} from "@octavo/telemetry";
 import { afterSettled } from "./after-settled.js";
 import type { WorkerContext } from "./context.js";
 import { type ExecuteOptions, execute, type JobRunners } from "./execute.js";
@@ -54,9 +63,15 @@ async function deleteInputs(ctx: WorkerContext, inputs: readonly JobFileRow[]): 
  * already ended (canceled, or failed by the janitor's deadline), and this run's outcome is nobody's.
  */
 async function settle(ctx: WorkerContext, started: StartedJob, outcome: Outcome): Promise<boolean> {
-  const settled = await ctx.jobs.settle(started, outcome);
-  await afterSettled(ctx, settled);
-  return settled !== undefined;
+  return inSpan("job.settle", { "octavo.job.status": outcome.status }, async () => {
+    if (outcome.status === "failed") {
+      // The job's span shows the failure, with the code the client gets.
+      activeSpan().setAttribute("octavo.job.error_code", outcome.code);
+    }
+    const settled = await ctx.jobs.settle(started, outcome);
+    await afterSettled(ctx, settled);
+    return settled !== undefined;
+  });
 }
 
 /**
@@ -85,16 +100,35 @@ export async function runJob(
     enginesDone?: () => void;
     /** Notices of jobs that ended elsewhere (canceled): this job's engines are stopped on its notice. */
     endedElsewhere?: Pick<JobEndedListener, "watch">;
+    /** The queue message's trace context (the API's job.accept) and when it was queued. */
+    trace?: { carrier: TraceCarrier | undefined; queuedAt: number };
   },
 ): Promise<RunOutcome> {
-  // Watching before starting: a cancel that lands after the start is heard.
-  const ended = new AbortController();
-  const unwatch = options.endedElsewhere?.watch(jobId, () => ended.abort());
-  try {
-    return await startAndRun(ctx, jobId, options, ended.signal);
-  } finally {
-    unwatch?.();
+  const parent = contextFrom(options.trace?.carrier);
+  const messaging = {
+    "octavo.job.id": jobId,
+    "octavo.operation": options.operation,
+    "messaging.system": "bullmq",
+    "messaging.destination.name": options.operation,
+  };
+  if (options.trace) {
+    pastSpan("job.queued", messaging, { start: options.trace.queuedAt, end: Date.now() }, { parent });
   }
+  return inSpan(
+    "job.run",
+    { ...messaging, "messaging.operation.type": "process" },
+    async () => {
+      // Watching before starting: a cancel that lands after the start is heard.
+      const ended = new AbortController();
+      const unwatch = options.endedElsewhere?.watch(jobId, () => ended.abort());
+      try {
+        return await startAndRun(ctx, jobId, options, ended.signal);
+      } finally {
+        unwatch?.();
+      }
+    },
+    { parent, kind: SpanKind.CONSUMER },
+  );
 }
 
 async function startAndRun(
@@ -112,36 +146,22 @@ async function startAndRun(
   if (started.kind === "ended") return "finished"; // a duplicate or late delivery
   if (started.kind === "account-busy") return { kind: "account-busy", cap: started.cap };
   const { job, inputs } = started;
+  activeSpan().setAttribute("octavo.account.id", job.account_id);
   const log: JobLog = { jobId, requestId: job.request_id ?? undefined, operation: job.operation };
   ctx.logger.info({ ...log, attempt: job.attempts }, "job started");
   const workDir = await mkdtemp(join(tmpdir(), "octavo-job-"));
   try {
-    const local: { path: string; name: string; field?: string }[] = [];
-    let secretOptions: Record<string, unknown> = {};
-    await mkdir(join(workDir, "in"));
-    for (const input of inputs) {
-      // The field and position keep names apart; the extension stays, since engines such as LibreOffice read it.
-      const extension = /\.[A-Za-z0-9]{1,8}$/.exec(input.name)?.[0] ?? "";
-      const stem = input.field ? `${input.field}-${input.position}` : String(input.position);
-      const path = join(workDir, "in", `${stem}${extension.toLowerCase()}`);
-      try {
-        if (input.field === secretOptionsField) {
-          const sealed = Buffer.concat(await (await ctx.store.get(input.storage_key)).toArray());
-          secretOptions = openSecretOptions(ctx.config.secretKey, sealed);
-          continue;
-        }
-        await ctx.store.getToFile(input.storage_key, path);
-      } catch (error) {
-        if (!(error instanceof BlobNotFoundError)) throw error;
-        await settle(ctx, started, {
-          status: "failed",
-          code: "invalid_input",
-          message: `The uploaded file ${input.name} is no longer stored; send it again.`,
-        });
-        return "finished";
-      }
-      local.push({ path, name: input.name, ...(input.field ? { field: input.field } : {}) });
+    const downloaded = await downloadInputs(ctx, inputs, join(workDir, "in"));
+    if ("missing" in downloaded) {
+      await settle(ctx, started, {
+        status: "failed",
+        code: "invalid_input",
+        message: `The uploaded file ${downloaded.missing} is no longer stored; send it again.`,
+      });
+      failSpan(activeSpan(), "invalid_input");
+      return "finished";
     }
+    const { local, secretOptions } = downloaded;
 
     const running: ExecuteOptions = {
       account: job.account_id,
@@ -192,12 +212,7 @@ async function startAndRun(
       // Worker shutdown: the engines were stopped; the job goes back to the queue untouched.
       return "handed-back";
     } else if (result.type === "done") {
-      const stored: StoredFile[] = [];
-      for (const [position, output] of result.outputs.entries()) {
-        const storageKey = `jobs/${jobId}/outputs/${position}`;
-        const { size } = await ctx.store.putFile(storageKey, output.path);
-        stored.push({ name: output.name, size, contentType: output.contentType, storageKey });
-      }
+      const stored = await storeOutputs(ctx, jobId, result.outputs);
       const settled = await settle(ctx, started, {
         status: "done",
         outputs: stored,
@@ -216,6 +231,7 @@ async function startAndRun(
       }
     } else {
       await settle(ctx, started, { status: "failed", code: result.code, message: result.message });
+      failSpan(activeSpan(), result.code);
       ctx.logger.info(
         {
           ...log,
@@ -231,4 +247,58 @@ async function startAndRun(
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+type LocalInput = { path: string; name: string; field?: string };
+
+/**
+ * Copies the job's inputs from storage into `dir`, and opens its sealed secret options; `missing`: an
+ * input no longer stored (the job fails, naming it).
+ */
+function downloadInputs(
+  ctx: WorkerContext,
+  inputs: readonly JobFileRow[],
+  dir: string,
+): Promise<{ local: LocalInput[]; secretOptions: Record<string, unknown> } | { missing: string }> {
+  return inSpan("job.inputs", { "octavo.files": inputs.length }, async () => {
+    const local: LocalInput[] = [];
+    let secretOptions: Record<string, unknown> = {};
+    await mkdir(dir);
+    for (const input of inputs) {
+      // The field and position keep names apart; the extension stays, since engines such as LibreOffice read it.
+      const extension = /\.[A-Za-z0-9]{1,8}$/.exec(input.name)?.[0] ?? "";
+      const stem = input.field ? `${input.field}-${input.position}` : String(input.position);
+      const path = join(dir, `${stem}${extension.toLowerCase()}`);
+      try {
+        if (input.field === secretOptionsField) {
+          const sealed = Buffer.concat(await (await ctx.store.get(input.storage_key)).toArray());
+          secretOptions = openSecretOptions(ctx.config.secretKey, sealed);
+          continue;
+        }
+        await ctx.store.getToFile(input.storage_key, path);
+      } catch (error) {
+        if (!(error instanceof BlobNotFoundError)) throw error;
+        return { missing: input.name };
+      }
+      local.push({ path, name: input.name, ...(input.field ? { field: input.field } : {}) });
+    }
+    return { local, secretOptions };
+  });
+}
+
+/** Puts the outputs into storage under the job's keys, in order. */
+function storeOutputs(
+  ctx: WorkerContext,
+  jobId: string,
+  outputs: readonly { path: string; name: string; contentType: string }[],
+): Promise<StoredFile[]> {
+  return inSpan("job.outputs", { "octavo.files": outputs.length }, async () => {
+    const stored: StoredFile[] = [];
+    for (const [position, output] of outputs.entries()) {
+      const storageKey = `jobs/${jobId}/outputs/${position}`;
+      const { size } = await ctx.store.putFile(storageKey, output.path);
+      stored.push({ name: output.name, size, contentType: output.contentType, storageKey });
+    }
+    return stored;
+  });
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { getOperation, type OperationId, PIPELINE, testModeLimits } from "@octavo/contracts";
-import type { ExecuteOptions, JobRunners } from "./execute.js";
+import { type ExecuteOptions, type JobRunners, tracedEngine } from "./execute.js";
 import type { HelperTask, SandboxEngine, SandboxResult, TaskOutput } from "./sandbox/protocol.js";
 
 /*
@@ -74,12 +74,15 @@ async function prepareInputs(
   dir: string,
   options: { pagesPerInput?: number; mark: boolean },
 ): Promise<TaskFile[] | Failed> {
-  const result = await job.runners.sandboxes.run(
-    { operation: job.operation, options, inputs, workDir: join(job.workDir, dir) },
-    // MuPDF (erased with the job) and qpdf read the files; the stamp's text is ours.
-    { ...stepOptions(job), reuse: "shared", engine: testModeEngines.inputs },
+  const result = await tracedEngine("sandbox test-mode inputs", job.operation, () =>
+    job.runners.sandboxes.run(
+      { operation: job.operation, options, inputs, workDir: join(job.workDir, dir) },
+      // MuPDF (erased with the job) and qpdf read the files; the stamp's text is ours.
+      { ...stepOptions(job), reuse: "shared", engine: testModeEngines.inputs },
+    ),
   );
-  if (result.type === "failed" || !options.mark) return result.type === "failed" ? result : inputs;
+  if (result.type === "failed") return result;
+  if (!options.mark) return inputs;
   const stamped = [...result.outputs];
   if (stamped.length !== inputs.filter((input) => input.field === undefined).length) {
     throw new Error(`the test-mode stamp returned ${stamped.length} files for ${inputs.length} inputs`);
@@ -89,19 +92,25 @@ async function prepareInputs(
 
 async function markOutputs(job: TestJob, done: Extract<RunResult, { type: "done" }>, maxPages: number) {
   const outputs = done.outputs;
-  const result = await job.runners.sandboxes.run(
-    {
-      operation: job.operation,
-      options: {
-        contentTypes: outputs.map((output) => output.contentType),
-        pagesPerInput: testModeLimits.pagesPerInput,
-        maxPages,
+  const result = await tracedEngine("sandbox test-mode outputs", job.operation, () =>
+    job.runners.sandboxes.run(
+      {
+        operation: job.operation,
+        options: {
+          contentTypes: outputs.map((output) => output.contentType),
+          pagesPerInput: testModeLimits.pagesPerInput,
+          maxPages,
+        },
+        inputs: outputs.map(({ path, name }) => ({ path, name })),
+        workDir: join(job.workDir, "test-outputs"),
       },
-      inputs: outputs.map(({ path, name }) => ({ path, name })),
-      workDir: join(job.workDir, "test-outputs"),
-    },
-    // Office, text and JSON outputs are read in JavaScript: a fresh process, as their operations have.
-    { ...stepOptions(job), reuse: outputs.every(isPdf) ? "shared" : "none", engine: testModeEngines.outputs },
+      // Office, text and JSON outputs are read in JavaScript: a fresh process, as their operations have.
+      {
+        ...stepOptions(job),
+        reuse: outputs.every(isPdf) ? "shared" : "none",
+        engine: testModeEngines.outputs,
+      },
+    ),
   );
   if (result.type === "failed") return result;
   return { ...done, outputs: result.outputs };

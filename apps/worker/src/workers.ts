@@ -18,6 +18,7 @@ import {
   WEBHOOK_QUEUE,
   webhookBackoff,
 } from "@octavo/queue";
+import { contextFrom, inSpan, SpanKind } from "@octavo/telemetry";
 import { DelayedError, type Job, WaitingError, Worker } from "bullmq";
 import pLimit, { type LimitFunction } from "p-limit";
 import { afterSettled } from "./after-settled.js";
@@ -189,6 +190,7 @@ export async function startWorkers(
           signal: shutdown.signal,
           enginesDone,
           endedElsewhere,
+          trace: { carrier: job.data.trace, queuedAt: job.timestamp },
         });
         outcome.then(
           () => enginesDone(),
@@ -228,11 +230,18 @@ export async function startWorkers(
       WEBHOOK_QUEUE,
       (job) =>
         hold(WEBHOOK_QUEUE, () =>
-          deliverWebhook(
-            ctx,
-            deliveryIdOf(job.data),
-            job.attemptsMade + 1,
-            job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
+          // Each attempt a span of the job's trace (the context its settle queued the delivery in).
+          inSpan(
+            "webhook.attempt",
+            { "octavo.webhook.attempt": job.attemptsMade + 1, "messaging.system": "bullmq" },
+            () =>
+              deliverWebhook(
+                ctx,
+                deliveryIdOf(job.data),
+                job.attemptsMade + 1,
+                job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
+              ),
+            { parent: contextFrom(job.data.trace), kind: SpanKind.CONSUMER },
           ),
         ),
       {

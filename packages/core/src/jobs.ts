@@ -35,6 +35,7 @@ import {
   updateJobProgress,
   updateJobSteps,
 } from "@octavo/db/repositories";
+import { inSpan, SpanKind } from "@octavo/telemetry";
 import { isPlanId } from "./accounts.js";
 import { IdempotencyConflictError, storedIdempotencyKey } from "./idempotency.js";
 import { type JobListQuery, type JobPage, listJobs } from "./job-list.js";
@@ -188,7 +189,20 @@ export class JobService {
    * writer holds the database (SQLite), so concurrent requests cannot overrun it. A job whose enqueue
    * fails stays queued in the database, and the janitor queues it again.
    */
-  async accept(job: NewJob, now = new Date()): Promise<AcceptedJob> {
+  accept(job: NewJob, now = new Date()): Promise<AcceptedJob> {
+    const attributes = {
+      "octavo.job.id": job.id,
+      "octavo.operation": job.operation,
+      "octavo.account.id": job.accountId,
+      "db.system.name": this.database.dialect === "postgres" ? "postgresql" : "sqlite",
+      "messaging.system": "bullmq",
+      "messaging.destination.name": job.operation,
+    };
+    // The transaction and the enqueue: the queue message carries this span's context to the worker.
+    return inSpan("job.accept", attributes, () => this.acceptTraced(job, now), { kind: SpanKind.PRODUCER });
+  }
+
+  private async acceptTraced(job: NewJob, now: Date): Promise<AcceptedJob> {
     const { credits } = job;
     const createdAt = toIso(now);
     const { row, place } = await kyselyOf(this.database)

@@ -21,7 +21,15 @@ export { qpdf, qpdfCheck, qpdfPageCount } from "./qpdf.js";
 export type { Assessment } from "./repair/assess.js";
 export { type Acceptance, type Candidate, RepairCascade } from "./repair/cascade.js";
 export { type Rewrite, rewriteWithMupdf, rewriteWithQpdf } from "./rewrite.js";
-export { type RunOptions, type RunResult, type RunSecrets, run, runDefaults } from "./run.js";
+export {
+  onProgramRun,
+  type ProgramRun,
+  type RunOptions,
+  type RunResult,
+  type RunSecrets,
+  run,
+  runDefaults,
+} from "./run.js";
 export { looksLikeText } from "./sniff.js";
 export { needsRepair, notAPdf, openSource, type PdfSource, probeSource } from "./source.js";
 export type { EngineContext, EngineInput, EngineOutput, EngineResult } from "./types.js";

@@ -47,6 +47,23 @@ export interface RunResult {
   durationMs: number;
 }
 
+/** A program the engines ran, as a job's trace shows it: its name (no arguments, no file), when, and how it ended. */
+export interface ProgramRun {
+  program: string;
+  /** ms since the epoch */
+  start: number;
+  end: number;
+  exitCode: number | null;
+}
+
+const programRunListeners = new Set<(run: ProgramRun) => void>();
+
+/** Hears of every program run() ends; returns the way to stop (the sandbox reports a job's runs with its result). */
+export function onProgramRun(listener: (run: ProgramRun) => void): () => void {
+  programRunListeners.add(listener);
+  return () => programRunListeners.delete(listener);
+}
+
 /**
  * The one place that starts a process. The program runs in its own process group under prlimit, so a
  * timeout or an abort can kill it and everything it started, and a hostile file cannot eat the machine.
@@ -57,10 +74,16 @@ export async function run(
   options: RunOptions = {},
 ): Promise<RunResult> {
   const secretPaths = options.secrets ? await writeSecrets(options.secrets) : {};
+  const start = Date.now();
+  let exitCode: number | null = null;
   try {
     const finalArgs = args.map((arg) => fillSecretPlaceholders(arg, secretPaths));
-    return await spawnLimited(program, finalArgs, options);
+    const result = await spawnLimited(program, finalArgs, options);
+    exitCode = result.exitCode;
+    return result;
   } finally {
+    const name = program.slice(program.lastIndexOf("/") + 1);
+    for (const listener of programRunListeners) listener({ program: name, start, end: Date.now(), exitCode });
     await Promise.all(Object.values(secretPaths).map((path) => rm(path, { force: true })));
   }
 }

@@ -1,3 +1,4 @@
+import { type TraceCarrier, traceCarrier } from "@octavo/telemetry";
 import { type JobsOptions, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { announceJobEnded } from "./job-ended.js";
@@ -20,16 +21,21 @@ export function assertQueueName(name: string): void {
 export interface JobMessage {
   jobId: string;
   requestId?: string | undefined;
+  /** The sender's trace context (W3C traceparent), when traced: the job's run continues its trace. */
+  trace?: TraceCarrier;
 }
 
 /** What travels on the webhook queue: a recorded delivery's id (the row holds the rest). */
 export interface WebhookMessage {
   deliveryId: string;
+  /** The trace of the job whose end it reports, when traced. */
+  trace?: TraceCarrier;
 }
 
 /** A delivery queued before the field had its name (until a rolling upgrade has drained the queue). */
 interface EarlierWebhookMessage {
   jobId: string;
+  trace?: undefined;
 }
 
 /** The delivery a webhook queue message names, whichever version queued it. */
@@ -87,7 +93,10 @@ export class JobProducer {
     id: string,
     options: JobsOptions,
   ): Promise<void> {
-    await this.queue(queueName).add("run", message, { ...options, jobId: id });
+    // The active trace context travels with the message (nothing when not traced).
+    const trace = traceCarrier();
+    const data = Object.keys(trace).length > 0 ? { ...message, trace } : message;
+    await this.queue(queueName).add("run", data, { ...options, jobId: id });
   }
 
   /**

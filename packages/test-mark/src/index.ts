@@ -27,8 +27,8 @@ export { testModeStamp } from "./stamp.js";
  */
 
 export interface TestInputsOptions {
-  /** The most pages an input PDF may have. */
-  pagesPerInput: number;
+  /** The most pages an input PDF may have; undefined: not checked (a pipeline's last step, checked at its start). */
+  pagesPerInput?: number;
   /** Stamp each PDF input (the operation's catalogue testMark "inputs"). */
   mark: boolean;
 }
@@ -62,9 +62,10 @@ export async function prepareTestInputs(
   const documents = inputs.filter((input) => input.field === undefined);
   const outputs: EngineOutput[] = [];
   for (const [index, input] of documents.entries()) {
-    const pages = await pagesOf(input);
-    if (pages !== undefined && pages > options.pagesPerInput) {
-      throw tooManyPages(displayName(input.name), pages, options.pagesPerInput);
+    const limit = options.pagesPerInput;
+    const pages = limit === undefined ? undefined : await pagesOf(input);
+    if (pages !== undefined && limit !== undefined && pages > limit) {
+      throw tooManyPages(displayName(input.name), pages, limit);
     }
     if (!options.mark) continue;
     const workDir = join(ctx.workDir, String(index));

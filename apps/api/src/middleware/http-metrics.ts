@@ -6,7 +6,7 @@ import type { Request, RequestHandler } from "express";
  * stays bounded; a request no route took (404, 405, refused before routing such as a 401) is
  * "unmatched".
  */
-function routeTemplate(req: Request): string {
+export function routeTemplate(req: Request): string {
   const path: unknown = req.route?.path;
   return typeof path === "string" ? `${req.baseUrl}${path}` : "unmatched";
 }

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Config } from "@octavo/config";
+import { startTracing, stopTracing } from "@octavo/telemetry";
 import type { QueueRuntime } from "../runtime.js";
 import { openQueueRuntime } from "../runtime.js";
 import { resolveQueues, type Serving, serve } from "./serve.js";
@@ -41,10 +42,11 @@ export async function runServer(
   config: Config,
   roles: { api: boolean; queues: string | undefined; workers: boolean },
 ): Promise<void> {
-  const runtime = await openQueueRuntime(
-    config,
-    roles.api && roles.workers ? "start" : roles.api ? "api" : "worker",
-  );
+  const role = roles.api && roles.workers ? "start" : roles.api ? "api" : "worker";
+  // Traces only when OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set; the service is named by OTEL_SERVICE_NAME,
+  // else by its role.
+  await startTracing(role === "start" ? "octavo" : `octavo-${role}`);
+  const runtime = await openQueueRuntime(config, role);
   let serving: Serving;
   try {
     serving = await serve(
@@ -77,6 +79,7 @@ export async function runServer(
     serving
       .close()
       .then(() => runtime.close())
+      .then(() => stopTracing())
       .then(
         () => process.exit(exitCode),
         (error: unknown) => {

@@ -1,10 +1,10 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { JobFailure } from "@octavo/engines";
+import { JobFailure, onProgramRun } from "@octavo/engines";
 import { drainMupdfLog, loadMupdf, renewMupdf } from "@octavo/mupdf";
 import { killProcessTree } from "../process-tree.js";
 import { dispatch } from "./dispatch.js";
-import type { RunMessage, SandboxMessage, SandboxResult } from "./protocol.js";
+import type { ProgramRunReport, RunMessage, SandboxMessage, SandboxResult } from "./protocol.js";
 
 /**
  * The sandbox: a child process that parses untrusted files with the engines, one job at a time, and
@@ -64,8 +64,15 @@ function restoreTempDir(): void {
   else process.env.TMPDIR = sandboxTmpDir;
 }
 
+/** The most program runs a result reports (OCR runs one a page): the trace shows the first ones. */
+const MAX_REPORTED_RUNS = 500;
+
 async function run(message: RunMessage): Promise<SandboxResult> {
   const { task, engine } = message;
+  const programs: ProgramRunReport[] = [];
+  const stopListening = onProgramRun((ran) => {
+    if (programs.length < MAX_REPORTED_RUNS) programs.push(ran);
+  });
   try {
     await useJobTempDir(task.workDir);
     const result = await dispatch(task, engine, {
@@ -79,11 +86,13 @@ async function run(message: RunMessage): Promise<SandboxResult> {
       engine: result.engine,
       warnings: result.warnings,
       ...(result.report ? { report: result.report } : {}),
+      programs,
     };
   } catch (error) {
     const failure = asFailure(error, task.inputs[0]?.name ?? "the file");
-    return { type: "failed", code: failure.code, message: failure.message, detail: failure.detail };
+    return { type: "failed", code: failure.code, message: failure.message, detail: failure.detail, programs };
   } finally {
+    stopListening();
     restoreTempDir();
   }
 }

@@ -63,17 +63,32 @@ export interface RunMessage {
   urlAllowlist: string;
 }
 
+/** The programs a sandbox's engines ran for a job (@octavo/engines' ProgramRun), for the job's trace. */
+export interface ProgramRunReport {
+  program: string;
+  start: number;
+  end: number;
+  exitCode: number | null;
+}
+
 export type SandboxMessage =
   | { type: "progress"; fraction: number }
   | {
       type: "done";
+      programs?: ProgramRunReport[];
       outputs: TaskOutput[];
       engine: string;
       warnings: string[];
       /** Operation-specific facts for the job, e.g. the compression achieved. */
       report?: Record<string, unknown>;
     }
-  | { type: "failed"; code: JobErrorCode; message: string; detail: string | undefined };
+  | {
+      type: "failed";
+      code: JobErrorCode;
+      message: string;
+      detail: string | undefined;
+      programs?: ProgramRunReport[];
+    };
 
 export type SandboxResult = Exclude<SandboxMessage, { type: "progress" }>;
 

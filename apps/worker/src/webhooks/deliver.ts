@@ -1,5 +1,6 @@
 import { jobView, webhookSignature } from "@octavo/core";
 import { OutboundError, postJson } from "@octavo/net";
+import { activeSpan } from "@octavo/telemetry";
 import type { WorkerContext } from "../context.js";
 
 const DELIVERY_TIMEOUT_MS = 10_000;
@@ -48,6 +49,9 @@ export async function deliverWebhook(
     problem = error.message;
   }
   const delivered = problem === null;
+  const span = activeSpan();
+  span.setAttribute("octavo.job.id", job.id);
+  if (statusCode !== null) span.setAttribute("http.response.status_code", statusCode);
   await ctx.deliveries.recordAttempt(
     delivery.id,
     {

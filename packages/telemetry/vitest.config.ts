@@ -1,0 +1,3 @@
+import { octavoProject } from "../../scripts/vitest/project.js";
+
+export default octavoProject({ name: "@octavo/telemetry" });
