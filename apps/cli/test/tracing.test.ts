@@ -100,7 +100,18 @@ describe("OpenTelemetry traces across the API and worker processes", () => {
     const job = await client.waitForJob(String(created.body.id));
     expect(job.status).toBe("done");
 
-    const spans = await traceWith(traceId, ["job.settle", "qpdf"]);
+    // Each process exports a span when it ends (job.run after its children), in batches of its own.
+    const spans = await traceWith(traceId, [
+      "POST /v1/rotate",
+      "job.accept",
+      "job.queued",
+      "job.run",
+      "job.inputs",
+      "sandbox rotate",
+      "qpdf",
+      "job.outputs",
+      "job.settle",
+    ]);
     const http = only(spans, "POST /v1/rotate");
     expect(http).toMatchObject({
       service: "octavo-api",
@@ -152,7 +163,14 @@ describe("OpenTelemetry traces across the API and worker processes", () => {
     const job = await client.waitForJob(String(created.body.id));
     expect(job.status).toBe("done");
     const traceId = await traceOfJob(job);
-    const spans = await traceWith(traceId, ["pipeline.step compress", "job.settle", "POST /v1/pipeline"]);
+    const spans = await traceWith(traceId, [
+      "POST /v1/pipeline",
+      "job.accept",
+      "job.queued",
+      "job.run",
+      "pipeline.step compress",
+      "job.settle",
+    ]);
     const run = only(spans, "job.run");
     const steps = spans.filter((span) => span.name.startsWith("pipeline.step"));
     expect(steps.map((step) => [step.name, step.parentSpanId, step.attributes["octavo.step.index"]])).toEqual(
