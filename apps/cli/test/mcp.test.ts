@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { copyFile, readFile } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
@@ -197,6 +198,23 @@ describe("octavo-mcp, the MCP server, against the real service", () => {
         (await post({ "mcp-session-id": session, authorization: `Bearer ${other.apiKey}` })).status,
       ).toBe(403);
       expect((await post({ "mcp-session-id": session })).status).toBe(401);
+      // A page on another name that resolves to this machine (DNS rebinding) is refused by its Host.
+      const rebound = await new Promise<number>((resolve, reject) => {
+        const url = new URL(served.url);
+        const request = httpRequest(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: "POST",
+            headers: { host: "evil.example" },
+          },
+          (answer) => resolve(answer.statusCode ?? 0),
+        );
+        request.on("error", reject);
+        request.end(JSON.stringify(list));
+      });
+      expect(rebound).toBe(403);
     } finally {
       await first.client.close();
       await second.client.close();

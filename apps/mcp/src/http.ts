@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { createMcpExpressApp } from "@modelcontextprotocol/sdk/server/express.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { Octavo } from "@octavo/client";
-import express, { type Request, type Response } from "express";
+import type { Request, Response } from "express";
 import { createMcpServer } from "./server.js";
 
 export interface HttpSettings {
@@ -12,7 +13,7 @@ export interface HttpSettings {
   /** The octavo API the sessions call. */
   baseUrl: string;
   inlineLimit: number;
-  /** Host header values accepted besides this server's own address (DNS rebinding protection). */
+  /** Host names accepted besides localhost's (DNS rebinding protection), e.g. the proxy's public name. */
   allowedHosts: readonly string[];
 }
 
@@ -34,9 +35,13 @@ const refuse = (res: Response, status: number, message: string) =>
  */
 export async function serveHttp(settings: HttpSettings): Promise<{ url: string; close(): Promise<void> }> {
   const sessions = new Map<string, Session>();
-  const app = express();
+  // The MCP SDK's app: a request whose Host is not one of these is refused (403) before its body is read,
+  // so a web page cannot reach the server through DNS rebinding, wherever it listens.
+  const app = createMcpExpressApp({
+    host: settings.host,
+    allowedHosts: ["localhost", "127.0.0.1", "[::1]", ...settings.allowedHosts],
+  });
   app.disable("x-powered-by");
-  app.use(express.json({ limit: "1mb" }));
 
   const sessionOf = (req: Request, res: Response, key: string): Session | undefined => {
     const session = sessions.get(req.header("mcp-session-id") ?? "");
@@ -62,14 +67,11 @@ export async function serveHttp(settings: HttpSettings): Promise<{ url: string; 
       refuse(res, 400, "No session: send an initialize request first.");
       return;
     }
-    const address = server.address() as AddressInfo;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, keyHash: sha256(key) });
       },
-      enableDnsRebindingProtection: true,
-      allowedHosts: [`127.0.0.1:${address.port}`, `localhost:${address.port}`, ...settings.allowedHosts],
     });
     transport.onclose = () => {
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
