@@ -27,7 +27,9 @@ describe("the tools, generated from the catalogue", () => {
     const merge = ajv.compile(tools.find((tool) => tool.name === "merge")?.inputSchema ?? {});
     expect(merge({ inputs: ["a.pdf"] })).toBe(false); // two at least
     // HTTP mode says the files are URLs.
-    const overHttp = operationTool(operationCatalogue[0] ?? ({} as never), "urls");
-    expect(JSON.stringify(overHttp.inputSchema.properties.inputs)).toContain("reads no local file");
+    for (const operation of operationCatalogue) {
+      const overHttp = operationTool(operation, "urls");
+      expect(JSON.stringify(overHttp.inputSchema.properties.inputs)).toContain("reads no local file");
+    }
   });
 });

@@ -83,11 +83,13 @@ async function prepareInputs(
   );
   if (result.type === "failed") return result;
   if (!options.mark) return inputs;
-  const stamped = [...result.outputs];
-  if (stamped.length !== inputs.filter((input) => input.field === undefined).length) {
-    throw new Error(`the test-mode stamp returned ${stamped.length} files for ${inputs.length} inputs`);
+  // The stamped copies come in the order of the documents; named uploads (a certificate) stay as they are.
+  let next = 0;
+  const prepared = inputs.map((input) => (input.field === undefined ? result.outputs[next++] : input));
+  if (next !== result.outputs.length || prepared.some((file) => file === undefined)) {
+    throw new Error(`the test-mode stamp returned ${result.outputs.length} files for ${next} documents`);
   }
-  return inputs.map((input) => (input.field === undefined ? (stamped.shift() as TaskFile) : input));
+  return prepared.filter((file): file is TaskFile => file !== undefined);
 }
 
 async function markOutputs(job: TestJob, done: Extract<RunResult, { type: "done" }>, maxPages: number) {
